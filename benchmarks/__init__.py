@@ -1,0 +1,1 @@
+"""Benchmarks run by ``king bench``: each module has ``run(seconds) -> dict``."""

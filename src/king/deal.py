@@ -1,0 +1,547 @@
+"""The play of one deal: hands, tricks, whose turn, legal moves and points.
+
+All the play rules of RULES.md live in one function, :func:`legal_mask`, which works on
+52-bit card masks.  The checked API (:meth:`Deal.play`) and the unchecked fast path
+(:meth:`Deal.play_unchecked`, for search code) both go through it, so there is exactly
+one place that decides legality.
+
+>>> from king.cards import CardSet
+>>> hands = [CardSet.parse(h) for h in (
+...     "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S 2S",
+...     "AH KH QH JH TH 9H 8H 7H 6H 5H 4H 3H 2H",
+...     "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+...     "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C")]
+>>> deal = Deal(hands, declarer=0, declaration=Declaration(Contract.NO_HEARTS))
+>>> deal.play("AS")
+>>> deal.play("2D")
+Traceback (most recent call last):
+...
+king.deal.IllegalMoveError: seat 1 does not hold 2D
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from king.cards import DECK, FULL_MASK, SUIT_MASKS, Card, CardSet, Suit
+from king.rules import (
+    CONTRACT_TOTALS,
+    FLAG_EARLY_END,
+    FLAG_FORCED_PENALTY,
+    FLAG_OVERRUFF,
+    FLAG_TRUMP_LEAD_AFTER_BREAK,
+    PENALTY_MASKS,
+    POINTS_PER_UNIT,
+    Contract,
+    Declaration,
+    Rules,
+)
+
+__all__ = [
+    "Deal",
+    "Trick",
+    "IllegalMoveError",
+    "DealSetupError",
+    "legal_mask",
+    "explain_illegal",
+    "TRUMPS",
+    "NO_TRICKS",
+    "NO_HEARTS",
+    "NO_QUEENS",
+    "NO_BOYS",
+    "NO_KING",
+    "NO_LAST_TWO",
+]
+
+# Contract codes, as in Contract.code.
+TRUMPS, NO_TRICKS, NO_HEARTS, NO_QUEENS, NO_BOYS, NO_KING, NO_LAST_TWO = range(7)
+_HEARTS = SUIT_MASKS[Suit.HEARTS]
+_CARD_CONTRACTS = (NO_HEARTS, NO_QUEENS, NO_BOYS, NO_KING)
+_FOLLOW_PENALTY_CONTRACTS = (NO_QUEENS, NO_BOYS, NO_KING)
+
+
+class IllegalMoveError(ValueError):
+    """A card that may not be played now.  The message is a sentence for a person
+    ("seat 2 must follow clubs"); :attr:`seat`, :attr:`card` and :attr:`reason` are kept
+    for programs."""
+
+    def __init__(self, reason: str, seat: int | None = None, card: Card | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.seat = seat
+        self.card = card
+
+
+class DealSetupError(ValueError):
+    """The hands or declaration given for a deal are not a valid starting position."""
+
+
+def legal_mask(
+    hand: int, trick: int, led: int, played: int, contract: int, trump: int, flags: int
+) -> int:
+    """The cards of ``hand`` that may be played now, as a mask.
+
+    ``trick`` is the mask of the cards already in the current trick and ``led`` the suit
+    led (``-1`` when the player is on lead); ``played`` is every card played in the deal
+    so far; ``contract`` is a contract code, ``trump`` the trump suit (or ``-1``) and
+    ``flags`` the rule toggles as bits.  This is the one place that decides legality.
+    """
+    if led < 0:
+        if contract == NO_HEARTS or contract == NO_KING:
+            if not played & _HEARTS:
+                others = hand & ~_HEARTS
+                if others:
+                    return others
+        elif contract == TRUMPS and flags & FLAG_TRUMP_LEAD_AFTER_BREAK:
+            trumps = SUIT_MASKS[trump]
+            if not played & trumps:
+                others = hand & ~trumps
+                if others:
+                    return others
+        return hand
+    suit = SUIT_MASKS[led]
+    follow = hand & suit
+    if follow:
+        if flags & FLAG_FORCED_PENALTY and contract in _FOLLOW_PENALTY_CONTRACTS:
+            below_top = (1 << ((trick & suit).bit_length() - 1)) - 1
+            forced = follow & PENALTY_MASKS[contract] & below_top
+            if forced:
+                return forced
+        return follow
+    if contract == TRUMPS:
+        trump_suit = SUIT_MASKS[trump]
+        trumps = hand & trump_suit
+        if not trumps:
+            return hand
+        if flags & FLAG_OVERRUFF:
+            top = (trick & trump_suit).bit_length()
+            higher = trumps >> top << top
+            if higher:
+                return higher
+        return trumps
+    if flags & FLAG_FORCED_PENALTY and contract in _CARD_CONTRACTS:
+        penalty = hand & PENALTY_MASKS[contract]
+        if penalty:
+            return penalty
+    return hand
+
+
+def _names(mask: int) -> str:
+    cards = [str(card) for card in CardSet(mask)]
+    if len(cards) == 1:
+        return cards[0]
+    return ", ".join(cards[:-1]) + " or " + cards[-1]
+
+
+def explain_illegal(
+    seat: int,
+    card_id: int,
+    hand: int,
+    trick: int,
+    led: int,
+    played: int,
+    contract: int,
+    trump: int,
+    flags: int,
+) -> str:
+    """Say in one sentence why ``card_id`` is not among the legal cards.
+
+    Only called after :func:`legal_mask` has refused the card; the branches mirror that
+    function's so that the sentence names the rule that refused it.
+    """
+    card = DECK[card_id]
+    bit = 1 << card_id
+    if not hand & bit:
+        if played & bit:
+            return f"{card} has already been played in this deal"
+        return f"seat {seat} does not hold {card}"
+    legal = legal_mask(hand, trick, led, played, contract, trump, flags)
+    if led < 0:
+        if contract == TRUMPS:
+            trump_name = Suit(trump).label
+            return (
+                f"trumps may not be led yet: no trump ({trump_name}) has been played "
+                f"and seat {seat} holds other suits"
+            )
+        return (
+            f"hearts may not be led yet: no heart has been played "
+            f"and seat {seat} holds other suits"
+        )
+    led_suit = Suit(led)
+    if hand & SUIT_MASKS[led]:
+        if not bit & SUIT_MASKS[led]:
+            return f"seat {seat} must follow {led_suit.label}"
+        return (
+            f"seat {seat} must play a penalty card under the higher card in the trick: "
+            f"{_names(legal)}"
+        )
+    if contract == TRUMPS:
+        trump_suit = Suit(trump)
+        if legal & bit == 0 and bit & SUIT_MASKS[trump]:
+            return (
+                f"seat {seat} must overruff: play a trump higher than those in the trick "
+                f"({_names(legal)})"
+            )
+        return (
+            f"seat {seat} cannot follow {led_suit.label} and must play a trump "
+            f"({trump_suit.label})"
+        )
+    return (
+        f"seat {seat} cannot follow {led_suit.label} and must discard a penalty card: "
+        f"{_names(legal)}"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: who led, the four cards in the order played, and the winner."""
+
+    leader: int
+    cards: tuple[Card, Card, Card, Card]
+    winner: int
+
+    def seat_of(self, position: int) -> int:
+        """The seat that played the card at ``position`` (0 is the leader)."""
+        return (self.leader + position) & 3
+
+    def card_of(self, seat: int) -> Card:
+        """The card that ``seat`` played to this trick."""
+        return self.cards[(seat - self.leader) & 3]
+
+
+class Deal:
+    """One deal in play: four hands, the declaration, and the tricks so far.
+
+    :meth:`legal_moves` and :meth:`play` are the checked API.  Search code may use
+    :meth:`legal_mask` and :meth:`play_unchecked`, which take and return card ids and
+    masks and skip validation; they share the same rule function.
+    """
+
+    __slots__ = (
+        "rules",
+        "declaration",
+        "declarer",
+        "_code",
+        "_trump",
+        "_flags",
+        "_dealt",
+        "_hands",
+        "_played",
+        "_trick",
+        "_trick_mask",
+        "_leader",
+        "_turn",
+        "_plays",
+        "_tricks",
+        "_taken",
+        "_won",
+        "_last_two",
+        "_over",
+    )
+
+    def __init__(
+        self,
+        hands: Sequence[CardSet | int | str],
+        declarer: int,
+        declaration: Declaration,
+        rules: Rules | None = None,
+    ) -> None:
+        if not isinstance(declarer, int) or isinstance(declarer, bool) or not 0 <= declarer < 4:
+            raise DealSetupError(f"the declarer must be a seat 0-3, not {declarer!r}")
+        if not isinstance(declaration, Declaration):
+            raise DealSetupError("the declaration must be a Declaration")
+        masks = hand_masks(hands)
+        self.rules = rules if rules is not None else Rules()
+        self.declaration = declaration
+        self.declarer = declarer
+        self._code = declaration.contract.code
+        self._trump = -1 if declaration.trump is None else int(declaration.trump)
+        self._flags = self.rules.flags
+        self._dealt = masks
+        self._hands = list(masks)
+        self._played = 0
+        self._trick: list[int] = []
+        self._trick_mask = 0
+        self._leader = declarer
+        self._turn = declarer
+        self._plays: list[int] = []
+        self._tricks: list[tuple[int, tuple[int, ...], int]] = []
+        self._taken = [0, 0, 0, 0]
+        self._won = [0, 0, 0, 0]
+        self._last_two = [0, 0, 0, 0]
+        self._over = False
+
+    # -- reading the position -------------------------------------------------------
+
+    @property
+    def contract(self) -> Contract:
+        """The contract being played."""
+        return self.declaration.contract
+
+    @property
+    def trump(self) -> Suit | None:
+        """The trump suit in Trumps, otherwise ``None``."""
+        return self.declaration.trump
+
+    @property
+    def is_over(self) -> bool:
+        """True once all tricks are played, or the deal has ended early."""
+        return self._over
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat to play next, or ``None`` when the deal is over."""
+        return None if self._over else self._turn
+
+    @property
+    def leader(self) -> int:
+        """The seat that led (or will lead) the current trick."""
+        return self._leader
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards ``seat`` still holds."""
+        return CardSet(self._hands[_seat(seat)])
+
+    def dealt_hand(self, seat: int) -> CardSet:
+        """The 13 cards ``seat`` was dealt."""
+        return CardSet(self._dealt[_seat(seat)])
+
+    @property
+    def dealt_masks(self) -> tuple[int, int, int, int]:
+        """The four dealt hands as masks, seat order."""
+        a, b, c, d = self._dealt
+        return a, b, c, d
+
+    @property
+    def plays(self) -> list[Card]:
+        """Every card played so far, in order."""
+        return [DECK[c] for c in self._plays]
+
+    @property
+    def play_ids(self) -> list[int]:
+        """Every card played so far, as ids."""
+        return list(self._plays)
+
+    @property
+    def current_trick(self) -> list[tuple[int, Card]]:
+        """The unfinished trick as ``(seat, card)`` pairs in the order played."""
+        return [((self._leader + i) & 3, DECK[c]) for i, c in enumerate(self._trick)]
+
+    @property
+    def tricks(self) -> list[Trick]:
+        """The completed tricks, in order."""
+        return [
+            Trick(leader, (DECK[c[0]], DECK[c[1]], DECK[c[2]], DECK[c[3]]), winner)
+            for leader, c, winner in self._tricks
+        ]
+
+    @property
+    def trick_count(self) -> int:
+        """How many tricks are complete."""
+        return len(self._tricks)
+
+    @property
+    def played_mask(self) -> int:
+        """Every card played so far, as a mask."""
+        return self._played
+
+    def taken(self, seat: int) -> CardSet:
+        """The cards in the tricks ``seat`` has won."""
+        return CardSet(self._taken[_seat(seat)])
+
+    def tricks_won(self, seat: int) -> int:
+        """How many tricks ``seat`` has won."""
+        return self._won[_seat(seat)]
+
+    def points(self) -> list[int]:
+        """Each seat's points so far, seat order.  Once the deal is over they add up to
+        the contract's total."""
+        code = self._code
+        unit = POINTS_PER_UNIT[code]
+        if code == TRUMPS or code == NO_TRICKS:
+            return [unit * won for won in self._won]
+        if code == NO_LAST_TWO:
+            return [unit * n for n in self._last_two]
+        penalty = PENALTY_MASKS[code]
+        return [unit * (taken & penalty).bit_count() for taken in self._taken]
+
+    @property
+    def total(self) -> int:
+        """The points a finished deal of this contract adds up to."""
+        return CONTRACT_TOTALS[self._code]
+
+    # -- the checked API -------------------------------------------------------------
+
+    def legal_moves(self) -> list[Card]:
+        """The cards the player to move may play (empty once the deal is over)."""
+        if self._over:
+            return []
+        return list(CardSet(self.legal_mask()))
+
+    def is_legal(self, card: Card | str) -> bool:
+        """Whether ``card`` may be played now."""
+        if self._over:
+            return False
+        return bool(self.legal_mask() & Card.parse(card).mask)
+
+    def play(self, card: Card | str) -> None:
+        """Play ``card`` for the seat to move.
+
+        Raises :class:`IllegalMoveError` with a sentence that names the seat and the rule,
+        and leaves the deal unchanged, when the card may not be played.
+        """
+        if not isinstance(card, Card):
+            card = Card.parse(card)
+        card_id = card.id
+        if self._over:
+            raise IllegalMoveError("the deal is over: no more cards can be played", None, card)
+        seat = self._turn
+        if not self.legal_mask() & (1 << card_id):
+            led = self._trick[0] // 13 if self._trick else -1
+            reason = explain_illegal(
+                seat,
+                card_id,
+                self._hands[seat],
+                self._trick_mask,
+                led,
+                self._played,
+                self._code,
+                self._trump,
+                self._flags,
+            )
+            raise IllegalMoveError(reason, seat, card)
+        self.play_unchecked(card_id)
+
+    # -- the fast path ---------------------------------------------------------------
+
+    def legal_mask(self) -> int:
+        """The legal cards of the seat to move as a mask (0 when the deal is over)."""
+        if self._over:
+            return 0
+        trick = self._trick
+        return legal_mask(
+            self._hands[self._turn],
+            self._trick_mask,
+            trick[0] // 13 if trick else -1,
+            self._played,
+            self._code,
+            self._trump,
+            self._flags,
+        )
+
+    def play_unchecked(self, card_id: int) -> None:
+        """Play the card with this id for the seat to move, without any check.
+
+        For search code that has just taken the card from :meth:`legal_mask`; anything
+        else must use :meth:`play`.
+        """
+        bit = 1 << card_id
+        turn = self._turn
+        self._hands[turn] ^= bit
+        self._played |= bit
+        self._plays.append(card_id)
+        trick = self._trick
+        trick.append(card_id)
+        self._trick_mask |= bit
+        if len(trick) < 4:
+            self._turn = (turn + 1) & 3
+            return
+        self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        trick = self._trick
+        mask = self._trick_mask
+        winning = 0
+        if self._code == TRUMPS:
+            winning = mask & SUIT_MASKS[self._trump]
+        if not winning:
+            winning = mask & SUIT_MASKS[trick[0] // 13]
+        top = winning.bit_length() - 1
+        leader = self._leader
+        winner = (leader + trick.index(top)) & 3
+        self._tricks.append((leader, tuple(trick), winner))
+        self._taken[winner] |= mask
+        self._won[winner] += 1
+        count = len(self._tricks)
+        if count >= 12:
+            self._last_two[winner] += 1
+        self._trick = []
+        self._trick_mask = 0
+        self._leader = self._turn = winner
+        if count == 13:
+            self._over = True
+        elif self._flags & FLAG_EARLY_END and self._code in _CARD_CONTRACTS:
+            penalty = PENALTY_MASKS[self._code]
+            if self._played & penalty == penalty:
+                self._over = True
+
+    def copy(self) -> Deal:
+        """An independent copy of the position, for search."""
+        other = Deal.__new__(Deal)
+        other.rules = self.rules
+        other.declaration = self.declaration
+        other.declarer = self.declarer
+        other._code = self._code
+        other._trump = self._trump
+        other._flags = self._flags
+        other._dealt = self._dealt
+        other._hands = self._hands[:]
+        other._played = self._played
+        other._trick = self._trick[:]
+        other._trick_mask = self._trick_mask
+        other._leader = self._leader
+        other._turn = self._turn
+        other._plays = self._plays[:]
+        other._tricks = self._tricks[:]
+        other._taken = self._taken[:]
+        other._won = self._won[:]
+        other._last_two = self._last_two[:]
+        other._over = self._over
+        return other
+
+    def __repr__(self) -> str:
+        state = "over" if self._over else f"seat {self._turn} to play"
+        return (
+            f"<Deal {self.declaration} declarer={self.declarer} "
+            f"tricks={len(self._tricks)} {state}>"
+        )
+
+
+def _seat(seat: int) -> int:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+        raise ValueError(f"a seat is a number from 0 to 3, not {seat!r}")
+    return seat
+
+
+def hand_masks(hands: Sequence[CardSet | int | str]) -> tuple[int, int, int, int]:
+    """Check that four hands of 13 cards hold the 52 cards once each; return the masks.
+
+    Each hand may be a :class:`CardSet`, a mask or a string of cards.
+    """
+    if isinstance(hands, (str, bytes)) or len(hands) != 4:
+        raise DealSetupError("a deal needs exactly four hands, one per seat")
+    masks: list[int] = []
+    for seat, hand in enumerate(hands):
+        if isinstance(hand, CardSet):
+            mask = hand.mask
+        elif isinstance(hand, str):
+            try:
+                mask = CardSet.parse(hand).mask
+            except ValueError as error:
+                raise DealSetupError(f"seat {seat}'s hand: {error}") from None
+        elif isinstance(hand, int) and not isinstance(hand, bool) and 0 <= hand <= FULL_MASK:
+            mask = hand
+        else:
+            raise DealSetupError(f"seat {seat}'s hand must be cards, not {hand!r}")
+        count = mask.bit_count()
+        if count != 13:
+            raise DealSetupError(f"seat {seat} holds {count} cards; each hand has 13")
+        for other, earlier in enumerate(masks):
+            shared = mask & earlier
+            if shared:
+                raise DealSetupError(
+                    f"{CardSet(shared)} dealt to both seat {other} and seat {seat}"
+                )
+        masks.append(mask)
+    return masks[0], masks[1], masks[2], masks[3]

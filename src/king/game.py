@@ -1,0 +1,347 @@
+"""The 20-deal game: dealing, the declarer's turn, which declarations are allowed,
+the play of each deal and the running totals.
+
+A game is the fold of its events: a deal is dealt, its declarer declares, cards are
+played.  A live game deals for itself from a seeded :class:`random.Random`; a game rebuilt
+from a record is given each deal's hands instead (``auto_deal=False``), and still draws
+from its generator in the same way, so a resumed game goes on with the same deals the
+original would have had.
+
+>>> game = Game(seed=7)
+>>> game.phase, game.deal_number, len(game.hand(game.declarer))
+(<Phase.DECLARING: 'declaring'>, 0, 13)
+>>> game.declare(game.allowed_declarations()[0])
+>>> game.phase
+<Phase.PLAYING: 'playing'>
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from king.cards import Card, CardSet, shuffled_hands
+from king.deal import Deal, DealSetupError, hand_masks
+from king.rules import (
+    ALL_DECLARATIONS,
+    GAME_DEALS,
+    MAX_PER_NEGATIVE,
+    NEGATIVE_CONTRACTS,
+    NEGATIVES_PER_PLAYER,
+    TRUMPS_PER_PLAYER,
+    Contract,
+    Declaration,
+    Rules,
+)
+
+if TYPE_CHECKING:
+    from king.view import SeatView
+
+__all__ = [
+    "Game",
+    "Phase",
+    "DealResult",
+    "IllegalDeclarationError",
+    "GameStateError",
+    "TWO_OF_DIAMONDS",
+]
+
+TWO_OF_DIAMONDS = Card.parse("2D")
+
+
+class Phase(Enum):
+    """Where a game stands."""
+
+    DEALING = "dealing"  # between deals of a game rebuilt from a record
+    DECLARING = "declaring"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+class IllegalDeclarationError(ValueError):
+    """A declaration that is not allowed now; the message says which rule forbids it."""
+
+    def __init__(self, reason: str, seat: int | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.seat = seat
+
+
+class GameStateError(ValueError):
+    """An action that does not fit the game's phase (playing while declaring, …)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """What a finished deal contributed: who declared what, and each seat's points."""
+
+    number: int
+    declarer: int
+    declaration: Declaration
+    points: tuple[int, int, int, int]
+
+
+class Game:
+    """A whole game of King: 20 deals, each player declaring five times."""
+
+    def __init__(
+        self,
+        rules: Rules | None = None,
+        seed: int | None = None,
+        *,
+        auto_deal: bool = True,
+    ) -> None:
+        if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+            raise TypeError(f"the seed must be an int, not {type(seed).__name__}")
+        self.rules = rules if rules is not None else Rules()
+        self.seed = seed if seed is not None else secrets.randbits(63)
+        self.auto_deal = auto_deal
+        self._rng = random.Random(self.seed)
+        self._deals: list[Deal] = []
+        self._results: list[DealResult] = []
+        self._hands: tuple[int, int, int, int] | None = None
+        self._declarer = -1
+        self._totals = [0, 0, 0, 0]
+        self._trumps_declared = [0, 0, 0, 0]
+        self._negatives_declared = [0, 0, 0, 0]
+        self._contract_counts: dict[Contract, int] = {c: 0 for c in NEGATIVE_CONTRACTS}
+        self._phase = Phase.DEALING
+        if auto_deal:
+            self.deal_cards()
+
+    # -- dealing ----------------------------------------------------------------------
+
+    def deal_cards(
+        self,
+        hands: Sequence[CardSet | int | str] | None = None,
+        declarer: int | None = None,
+    ) -> None:
+        """Start the next deal.
+
+        The generator is always drawn from, so the stream of deals does not depend on
+        whether ``hands`` were given.  ``hands`` (four hands) replace the shuffled ones,
+        as when a record is replayed; ``declarer`` must then be the seat the rules make
+        the declarer (any seat for a random first declarer).
+        """
+        if self._phase is not Phase.DEALING:
+            raise GameStateError(f"cannot deal now: the game is {self._phase.value}")
+        if len(self._results) >= GAME_DEALS:
+            raise GameStateError(f"the game is over: it has {GAME_DEALS} deals")
+        if declarer is not None and (
+            not isinstance(declarer, int) or isinstance(declarer, bool) or not 0 <= declarer < 4
+        ):
+            raise DealSetupError(f"the declarer must be a seat 0-3, not {declarer!r}")
+        drawn = shuffled_hands(self._rng)
+        masks = drawn if hands is None else hand_masks(hands)
+        if not self._results:
+            drawn_seat = self._rng.randrange(4)  # drawn under every rule set, for one stream
+            if self.rules.two_of_diamonds_starts:
+                holder = next(s for s in range(4) if masks[s] & TWO_OF_DIAMONDS.mask)
+                if declarer is not None and declarer != holder:
+                    raise DealSetupError(
+                        f"the first declarer must be seat {holder}, who holds the two of "
+                        f"diamonds, not seat {declarer}"
+                    )
+                required = holder
+            else:
+                required = drawn_seat if declarer is None else declarer
+        else:
+            required = (self._declarer + 1) & 3
+            if declarer is not None and declarer != required:
+                raise DealSetupError(
+                    f"the declarer must be seat {required}, the seat after the last "
+                    f"declarer, not seat {declarer}"
+                )
+        self._hands = masks
+        self._declarer = required
+        self._phase = Phase.DECLARING
+
+    # -- reading the game -------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        """Dealing, declaring, playing, or over."""
+        return self._phase
+
+    @property
+    def deal_number(self) -> int:
+        """The current deal, from 0 (during play or declaration), or the number of deals
+        finished (between deals and at the end)."""
+        return len(self._results)
+
+    @property
+    def declarer(self) -> int:
+        """The declarer of the current deal (or of the last one, between deals)."""
+        return self._declarer
+
+    @property
+    def dealer(self) -> int:
+        """The seat before the declarer; it has no other role."""
+        return (self._declarer - 1) & 3
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal being played, or ``None`` outside the playing phase."""
+        return self._deals[-1] if self._phase is Phase.PLAYING else None
+
+    @property
+    def deals(self) -> list[Deal]:
+        """Every deal that has been declared, finished or not, in order."""
+        return list(self._deals)
+
+    @property
+    def results(self) -> list[DealResult]:
+        """The finished deals' results, in order."""
+        return list(self._results)
+
+    @property
+    def totals(self) -> list[int]:
+        """Each seat's points over the finished deals."""
+        return list(self._totals)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must act next (declare or play), or ``None``."""
+        if self._phase is Phase.DECLARING:
+            return self._declarer
+        if self._phase is Phase.PLAYING:
+            return self._deals[-1].to_play
+        return None
+
+    @property
+    def is_over(self) -> bool:
+        """True once all 20 deals are finished."""
+        return self._phase is Phase.OVER
+
+    def hand(self, seat: int) -> CardSet:
+        """The cards ``seat`` holds now (its dealt hand while declaring)."""
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+            raise ValueError(f"a seat is a number from 0 to 3, not {seat!r}")
+        if self._phase is Phase.PLAYING:
+            return self._deals[-1].hand(seat)
+        if self._phase is Phase.DECLARING and self._hands is not None:
+            return CardSet(self._hands[seat])
+        return CardSet()
+
+    @property
+    def dealt_masks(self) -> tuple[int, int, int, int] | None:
+        """The current deal's hands as dealt (masks), once dealt."""
+        return self._hands
+
+    def trumps_declared(self, seat: int) -> int:
+        """How many trump contracts ``seat`` has declared."""
+        return self._trumps_declared[seat]
+
+    def negatives_declared(self, seat: int) -> int:
+        """How many negative contracts ``seat`` has declared."""
+        return self._negatives_declared[seat]
+
+    def times_declared(self, contract: Contract) -> int:
+        """How many times a negative contract has been declared in this game."""
+        return self._contract_counts.get(contract, 0)
+
+    def refusal(self, declaration: Declaration, seat: int | None = None) -> str | None:
+        """Why ``seat`` (the current declarer by default) may not declare this now,
+        or ``None`` if it may."""
+        if seat is None:
+            seat = self._declarer
+        if declaration.contract is Contract.TRUMPS:
+            if self._trumps_declared[seat] >= TRUMPS_PER_PLAYER:
+                return f"seat {seat} has already declared Trumps {TRUMPS_PER_PLAYER} times"
+            return None
+        if self._negatives_declared[seat] >= NEGATIVES_PER_PLAYER:
+            return (
+                f"seat {seat} has already declared {NEGATIVES_PER_PLAYER} negative contracts"
+            )
+        if self._contract_counts[declaration.contract] >= MAX_PER_NEGATIVE:
+            return f"{declaration.contract.title} has been played twice"
+        return None
+
+    def allowed_declarations(self) -> list[Declaration]:
+        """The declarations the current declarer may make (empty outside declaring)."""
+        if self._phase is not Phase.DECLARING:
+            return []
+        return [d for d in ALL_DECLARATIONS if self.refusal(d) is None]
+
+    # -- acting -----------------------------------------------------------------------
+
+    def declare(self, declaration: Declaration | str) -> None:
+        """The declarer chooses the contract (and trump suit).  Raises
+        :class:`IllegalDeclarationError` with the rule that forbids it."""
+        if not isinstance(declaration, Declaration):
+            declaration = Declaration.parse(declaration)
+        if self._phase is not Phase.DECLARING or self._hands is None:
+            raise GameStateError(f"no declaration is due: the game is {self._phase.value}")
+        reason = self.refusal(declaration)
+        if reason is not None:
+            raise IllegalDeclarationError(reason, self._declarer)
+        seat = self._declarer
+        deal = Deal(self._hands, seat, declaration, self.rules)
+        if declaration.contract is Contract.TRUMPS:
+            self._trumps_declared[seat] += 1
+        else:
+            self._negatives_declared[seat] += 1
+            self._contract_counts[declaration.contract] += 1
+        self._deals.append(deal)
+        self._phase = Phase.PLAYING
+
+    def play(self, card: Card | str) -> None:
+        """Play a card for the seat to move; raises :class:`IllegalMoveError` with the
+        reason.  When the deal ends its points are added and, in a live game, the next
+        deal is dealt."""
+        if self._phase is not Phase.PLAYING:
+            raise GameStateError(f"no card can be played: the game is {self._phase.value}")
+        deal = self._deals[-1]
+        deal.play(card)
+        if deal.is_over:
+            self._finish_deal()
+
+    def play_unchecked(self, card_id: int) -> None:
+        """The fast path of :meth:`Deal.play_unchecked`, with the game's bookkeeping."""
+        deal = self._deals[-1]
+        deal.play_unchecked(card_id)
+        if deal.is_over:
+            self._finish_deal()
+
+    def _finish_deal(self) -> None:
+        deal = self._deals[-1]
+        a, b, c, d = deal.points()
+        self._results.append(DealResult(len(self._results), deal.declarer, deal.declaration, (a, b, c, d)))
+        for seat, points in enumerate((a, b, c, d)):
+            self._totals[seat] += points
+        self._hands = None
+        if len(self._results) >= GAME_DEALS:
+            self._phase = Phase.OVER
+            return
+        self._phase = Phase.DEALING
+        if self.auto_deal:
+            self.deal_cards()
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may see now (see :mod:`king.view`)."""
+        from king.view import view
+
+        return view(self, seat)
+
+    def winners(self) -> list[int]:
+        """The seats with the highest total (several on a tie)."""
+        best = max(self._totals)
+        return [seat for seat, total in enumerate(self._totals) if total == best]
+
+    def obligations(self, seat: int) -> tuple[int, int]:
+        """What ``seat`` still owes: (trump contracts, negative contracts)."""
+        return (
+            TRUMPS_PER_PLAYER - self._trumps_declared[seat],
+            NEGATIVES_PER_PLAYER - self._negatives_declared[seat],
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.rules.name} seed={self.seed} deal={self.deal_number} "
+            f"{self._phase.value}>"
+        )
+

@@ -1,0 +1,184 @@
+"""What one seat may see.
+
+Bots, the server and the RL environment read a :class:`SeatView`, never the game itself,
+so no adapter can leak a hidden card by accident: the view holds the seat's own hand,
+the cards played (which everyone saw), the declarations, the scores, and the seat's
+legal choices when it is to act.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from king.cards import SUIT_MASKS, Card, CardSet, Suit
+from king.deal import Trick
+from king.game import DealResult, Game, Phase
+from king.rules import NEGATIVE_CONTRACTS, Contract, Declaration, Rules
+
+__all__ = ["SeatView", "view"]
+
+Four = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat's view of a game at one moment."""
+
+    seat: int
+    rules: Rules
+    phase: Phase
+    deal_number: int
+    declarer: int
+    #: The current deal's declaration; ``None`` while it is being chosen.
+    declaration: Declaration | None
+    hand: CardSet
+    #: The seat that must act next, or ``None``.
+    to_act: int | None
+    #: What this seat may play now (empty unless it is to play).
+    legal_cards: CardSet
+    #: What this seat may declare now (empty unless it is to declare).
+    legal_declarations: tuple[Declaration, ...]
+    #: The leader of the current trick (during play).
+    leader: int | None
+    #: The unfinished trick as (seat, card) pairs, in the order played.
+    current_trick: tuple[tuple[int, Card], ...]
+    #: This deal's completed tricks.
+    tricks: tuple[Trick, ...]
+    #: Each seat's points in this deal so far.
+    deal_points: Four
+    #: Each seat's tricks won in this deal so far.
+    tricks_won: Four
+    #: Each seat's total over the finished deals.
+    totals: Four
+    trumps_declared: Four
+    negatives_declared: Four
+    #: How often each negative contract has been declared in this game.
+    contract_counts: tuple[tuple[Contract, int], ...]
+    #: The finished deals.
+    results: tuple[DealResult, ...]
+
+    @property
+    def contract(self) -> Contract | None:
+        """The current contract, if declared."""
+        return None if self.declaration is None else self.declaration.contract
+
+    @property
+    def trump(self) -> Suit | None:
+        """The current trump suit, in Trumps."""
+        return None if self.declaration is None else self.declaration.trump
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Whether this seat must act now."""
+        return self.to_act == self.seat
+
+    @property
+    def played(self) -> CardSet:
+        """Every card played in this deal so far (completed tricks and current one)."""
+        mask = 0
+        for trick in self.tricks:
+            for card in trick.cards:
+                mask |= card.mask
+        for _, card in self.current_trick:
+            mask |= card.mask
+        return CardSet(mask)
+
+    @property
+    def unseen(self) -> CardSet:
+        """The cards this seat has not seen: neither in its hand nor played."""
+        if self.declaration is None and self.phase is not Phase.DECLARING:
+            return CardSet()
+        return CardSet.full() - self.hand - self.played
+
+    def taken(self, seat: int) -> CardSet:
+        """The cards in the tricks ``seat`` has won this deal."""
+        mask = 0
+        for trick in self.tricks:
+            if trick.winner == seat:
+                for card in trick.cards:
+                    mask |= card.mask
+        return CardSet(mask)
+
+    def voids(self) -> tuple[frozenset[Suit], ...]:
+        """For each seat, the suits it has shown it does not hold: it failed to follow
+        them (and, in Trumps, failed to trump when it could not follow)."""
+        known: list[set[Suit]] = [set(), set(), set(), set()]
+        trump = self.trump
+        sequences: list[list[tuple[int, Card]]] = [
+            [(t.seat_of(i), c) for i, c in enumerate(t.cards)] for t in self.tricks
+        ]
+        if self.current_trick:
+            sequences.append(list(self.current_trick))
+        for sequence in sequences:
+            led = sequence[0][1].suit
+            for seat, card in sequence[1:]:
+                if card.suit is not led:
+                    known[seat].add(led)
+                    if trump is not None and card.suit is not trump:
+                        known[seat].add(trump)
+        return tuple(frozenset(s) for s in known)
+
+    def times_declared(self, contract: Contract) -> int:
+        """How often a negative contract has been declared in this game."""
+        return dict(self.contract_counts).get(contract, 0)
+
+    def obligations(self, seat: int) -> tuple[int, int]:
+        """What ``seat`` still owes: (trump contracts, negative contracts)."""
+        return 2 - self.trumps_declared[seat], 3 - self.negatives_declared[seat]
+
+    def suit_cards(self, suit: Suit) -> CardSet:
+        """This seat's cards of one suit."""
+        return CardSet(self.hand.mask & SUIT_MASKS[suit])
+
+
+def _four(values: list[int]) -> Four:
+    return values[0], values[1], values[2], values[3]
+
+
+def view(game: Game, seat: int) -> SeatView:
+    """The view of ``game`` from ``seat``."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+        raise ValueError(f"a seat is a number from 0 to 3, not {seat!r}")
+    deal = game.deal
+    to_act = game.to_act
+    legal_cards = CardSet()
+    legal_declarations: tuple[Declaration, ...] = ()
+    if to_act == seat and deal is not None:
+        legal_cards = CardSet(deal.legal_mask())
+    if to_act == seat and game.phase is Phase.DECLARING:
+        legal_declarations = tuple(game.allowed_declarations())
+    if deal is not None:
+        declaration: Declaration | None = deal.declaration
+        leader: int | None = deal.leader
+        current = tuple(deal.current_trick)
+        tricks = tuple(deal.tricks)
+        deal_points = _four(deal.points())
+        tricks_won = _four([deal.tricks_won(s) for s in range(4)])
+    else:
+        declaration = None
+        leader = game.declarer if game.phase is Phase.DECLARING else None
+        current = ()
+        tricks = ()
+        deal_points = tricks_won = (0, 0, 0, 0)
+    return SeatView(
+        seat=seat,
+        rules=game.rules,
+        phase=game.phase,
+        deal_number=game.deal_number,
+        declarer=game.declarer,
+        declaration=declaration,
+        hand=game.hand(seat),
+        to_act=to_act,
+        legal_cards=legal_cards,
+        legal_declarations=legal_declarations,
+        leader=leader,
+        current_trick=current,
+        tricks=tricks,
+        deal_points=deal_points,
+        tricks_won=tricks_won,
+        totals=_four(game.totals),
+        trumps_declared=_four([game.trumps_declared(s) for s in range(4)]),
+        negatives_declared=_four([game.negatives_declared(s) for s in range(4)]),
+        contract_counts=tuple((c, game.times_declared(c)) for c in NEGATIVE_CONTRACTS),
+        results=tuple(game.results),
+    )
