@@ -203,7 +203,7 @@ class Card:
         return DECK[card_id]
 
     @staticmethod
-    def parse(text: str) -> Card:
+    def parse(text: str | Card) -> Card:
         """Read a card: rank then suit, ``QS``, ``10h``, ``Q♠``, either case.
 
         Raises :class:`CardParseError` (a ``ValueError``) naming the bad text.

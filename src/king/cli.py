@@ -94,9 +94,7 @@ def _table(report: ReplayReport) -> str:
             + state
         )
     lines.append("-" * len(lines[0]))
-    lines.append(
-        f"{'':>4}  {'total':<10}  {'':<12}" + "".join(f"{t:>11}" for t in game.totals)
-    )
+    lines.append(f"{'':>4}  {'total':<10}  {'':<12}" + "".join(f"{t:>11}" for t in game.totals))
     fault = report.fault
     if fault is not None:
         where = []

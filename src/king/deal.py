@@ -88,7 +88,7 @@ def legal_mask(
     ``flags`` the rule toggles as bits.  This is the one place that decides legality.
     """
     if led < 0:
-        if contract == NO_HEARTS or contract == NO_KING:
+        if contract in (NO_HEARTS, NO_KING):
             if not played & _HEARTS:
                 others = hand & ~_HEARTS
                 if others:
@@ -165,8 +165,7 @@ def explain_illegal(
                 f"and seat {seat} holds other suits"
             )
         return (
-            f"hearts may not be led yet: no heart has been played "
-            f"and seat {seat} holds other suits"
+            f"hearts may not be led yet: no heart has been played and seat {seat} holds other suits"
         )
     led_suit = Suit(led)
     if hand & SUIT_MASKS[led]:
@@ -184,8 +183,7 @@ def explain_illegal(
                 f"({_names(legal)})"
             )
         return (
-            f"seat {seat} cannot follow {led_suit.label} and must play a trump "
-            f"({trump_suit.label})"
+            f"seat {seat} cannot follow {led_suit.label} and must play a trump ({trump_suit.label})"
         )
     return (
         f"seat {seat} cannot follow {led_suit.label} and must discard a penalty card: "
@@ -359,7 +357,7 @@ class Deal:
         the contract's total."""
         code = self._code
         unit = POINTS_PER_UNIT[code]
-        if code == TRUMPS or code == NO_TRICKS:
+        if code in (TRUMPS, NO_TRICKS):
             return [unit * won for won in self._won]
         if code == NO_LAST_TWO:
             return [unit * n for n in self._last_two]
@@ -503,8 +501,7 @@ class Deal:
     def __repr__(self) -> str:
         state = "over" if self._over else f"seat {self._turn} to play"
         return (
-            f"<Deal {self.declaration} declarer={self.declarer} "
-            f"tricks={len(self._tricks)} {state}>"
+            f"<Deal {self.declaration} declarer={self.declarer} tricks={len(self._tricks)} {state}>"
         )
 
 

@@ -108,7 +108,7 @@ class Game:
         self._totals = [0, 0, 0, 0]
         self._trumps_declared = [0, 0, 0, 0]
         self._negatives_declared = [0, 0, 0, 0]
-        self._contract_counts: dict[Contract, int] = {c: 0 for c in NEGATIVE_CONTRACTS}
+        self._contract_counts: dict[Contract, int] = dict.fromkeys(NEGATIVE_CONTRACTS, 0)
         self._phase = Phase.DEALING
         if auto_deal:
             self.deal_cards()
@@ -254,9 +254,7 @@ class Game:
                 return f"seat {seat} has already declared Trumps {TRUMPS_PER_PLAYER} times"
             return None
         if self._negatives_declared[seat] >= NEGATIVES_PER_PLAYER:
-            return (
-                f"seat {seat} has already declared {NEGATIVES_PER_PLAYER} negative contracts"
-            )
+            return f"seat {seat} has already declared {NEGATIVES_PER_PLAYER} negative contracts"
         if self._contract_counts[declaration.contract] >= MAX_PER_NEGATIVE:
             return f"{declaration.contract.title} has been played twice"
         return None
@@ -310,7 +308,9 @@ class Game:
     def _finish_deal(self) -> None:
         deal = self._deals[-1]
         a, b, c, d = deal.points()
-        self._results.append(DealResult(len(self._results), deal.declarer, deal.declaration, (a, b, c, d)))
+        self._results.append(
+            DealResult(len(self._results), deal.declarer, deal.declaration, (a, b, c, d))
+        )
         for seat, points in enumerate((a, b, c, d)):
             self._totals[seat] += points
         self._hands = None
@@ -341,7 +341,5 @@ class Game:
 
     def __repr__(self) -> str:
         return (
-            f"<Game {self.rules.name} seed={self.seed} deal={self.deal_number} "
-            f"{self._phase.value}>"
+            f"<Game {self.rules.name} seed={self.seed} deal={self.deal_number} {self._phase.value}>"
         )
-

@@ -182,9 +182,7 @@ def to_record(game: Game, players: Sequence[str] | None = None) -> dict[str, Any
         deals.append(entry)
     dealt = game.dealt_masks
     if game.phase is Phase.DECLARING and dealt is not None:
-        deals.append(
-            {"declarer": game.declarer, "hands": [str(CardSet(m)) for m in dealt]}
-        )
+        deals.append({"declarer": game.declarer, "hands": [str(CardSet(m)) for m in dealt]})
     record["deals"] = deals
     return record
 
@@ -205,11 +203,13 @@ def parse(source: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
     else:
         if isinstance(source, Path):
             try:
-                source = source.read_bytes()
+                text: str | bytes = source.read_bytes()
             except OSError as error:
                 raise RecordError(f"cannot read {source}: {error.strerror}") from None
+        else:
+            text = source
         try:
-            data = json.loads(source)
+            data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise RecordError(f"not JSON: {error}") from None
     if not isinstance(data, Mapping):
@@ -306,8 +306,8 @@ def _replay_deal(game: Game, number: int, deal: object) -> None:
     current = game.deal
     assert current is not None
     for index, word in enumerate(words):
-        seat = current.to_play
-        if seat is None:
+        mover = current.to_play
+        if mover is None:
             raise _Stop(
                 Fault(
                     f"the deal is over after {current.trick_count} tricks; no card may follow",
@@ -319,11 +319,11 @@ def _replay_deal(game: Game, number: int, deal: object) -> None:
         try:
             card = Card.parse(word)
         except CardParseError as error:
-            raise _Stop(Fault(str(error), number, index, seat, word)) from None
+            raise _Stop(Fault(str(error), number, index, mover, word)) from None
         try:
             game.play(card)
         except (IllegalMoveError, GameStateError) as error:
-            raise _Stop(Fault(str(error), number, index, seat, str(card))) from None
+            raise _Stop(Fault(str(error), number, index, mover, str(card))) from None
 
 
 def _declaration(number: int, contract_text: object, trump: object) -> Declaration:

@@ -206,8 +206,7 @@ class Declaration:
 
 #: The ten possible declarations in action-index order.
 ALL_DECLARATIONS: tuple[Declaration, ...] = tuple(
-    [Declaration(c) for c in NEGATIVE_CONTRACTS]
-    + [Declaration(Contract.TRUMPS, s) for s in Suit]
+    [Declaration(c) for c in NEGATIVE_CONTRACTS] + [Declaration(Contract.TRUMPS, s) for s in Suit]
 )
 
 #: Toggle names, in the order of RULES.md.
