@@ -218,8 +218,11 @@ class Card:
             return card
         if len(cleaned) < 2:
             raise CardParseError(f"{text!r} is not a card: write rank then suit, like QS or 10H")
-        rank = Rank.parse(cleaned[:-1])  # raises with the reason
-        suit = Suit.parse(cleaned[-1])
+        try:
+            rank = Rank.parse(cleaned[:-1])
+            suit = Suit.parse(cleaned[-1])
+        except CardParseError as error:
+            raise CardParseError(f"{text!r} is not a card: {error}") from None
         return Card(suit, rank)
 
     def __str__(self) -> str:

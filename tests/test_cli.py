@@ -1,0 +1,152 @@
+"""The ``king`` command, run as a real process: output, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from king.game import Game
+from king.record import dump
+from king.rules import Rules
+from tests.conftest import EXAMPLES, play_random_game
+
+
+def king(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    result = subprocess.run(
+        [sys.executable, "-m", "king", *args],
+        input=stdin.decode() if stdin is not None else None,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert "Traceback" not in result.stderr, result.stderr
+    assert "Traceback" not in result.stdout, result.stdout
+    return result
+
+
+@pytest.mark.parametrize("name", ["game-classic", "partial-pagat"])
+def test_replay_json_prints_the_expected_report(name: str) -> None:
+    result = king("replay", str(EXAMPLES / f"{name}.json"), "--json")
+    assert result.returncode == 0
+    expected = json.loads((EXAMPLES / f"{name}.expected.json").read_text())
+    assert json.loads(result.stdout) == expected
+
+
+def test_replay_json_of_an_illegal_play_exits_1_with_the_fault() -> None:
+    result = king("replay", str(EXAMPLES / "illegal-play.json"), "--json")
+    assert result.returncode == 1
+    out = json.loads(result.stdout)
+    assert out["valid"] is False
+    assert out["error"] == {
+        "deal": 1,
+        "play": 1,
+        "seat": 3,
+        "card": "2S",
+        "reason": "seat 3 must follow diamonds",
+    }
+    assert len(out["deals"]) == 1
+
+
+def test_replay_table_shows_deals_points_and_running_totals() -> None:
+    result = king("replay", str(EXAMPLES / "game-classic.json"))
+    assert result.returncode == 0
+    lines = result.stdout.splitlines()
+    assert "deal" in lines[0] and "running totals" in lines[0]
+    assert any(line.split()[:4] == ["1", "Deniz", "Trumps", "(♦)"] for line in lines)
+    assert "-910" in result.stdout and "530" in result.stdout
+    assert "complete game (classic)" in result.stdout
+
+
+def test_replay_table_of_an_invalid_record_says_where() -> None:
+    result = king("replay", str(EXAMPLES / "illegal-play.json"))
+    assert result.returncode == 1
+    assert "INVALID at deal 2, card 2, seat 3 played 2S: seat 3 must follow diamonds" in (
+        result.stdout
+    )
+
+
+@pytest.mark.parametrize(
+    "content", [b"", b"{not json", b"[]", b'{"format": "other"}', b"\xff\xfe"]
+)
+def test_replay_of_something_that_is_not_a_record_exits_2(
+    tmp_path: Path, content: bytes
+) -> None:
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    for args in (("replay", str(path)), ("replay", str(path), "--json")):
+        result = king(*args)
+        assert result.returncode == 2
+        assert result.stdout == ""
+        assert len(result.stderr.strip().splitlines()) == 1
+        assert result.stderr.startswith("king: ")
+
+
+def test_replay_of_a_missing_file_or_folder_exits_2(tmp_path: Path) -> None:
+    assert king("replay", str(tmp_path / "nope.json")).returncode == 2
+    assert king("replay", str(tmp_path)).returncode == 2
+
+
+def test_replay_reads_standard_input() -> None:
+    text = (EXAMPLES / "partial-pagat.json").read_bytes()
+    result = king("replay", "-", "--json", stdin=text)
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["valid"] is True
+
+
+@pytest.mark.parametrize("preset", ["classic", "pagat", "turkish"])
+def test_a_program_written_game_replays_valid_and_sums_to_zero(
+    tmp_path: Path, preset: str
+) -> None:
+    game = play_random_game(Rules.preset(preset), seed=11)
+    path = tmp_path / "game.json"
+    path.write_text(dump(game, players=["A", "B", "C", "D"]))
+    result = king("replay", str(path), "--json")
+    assert result.returncode == 0
+    out = json.loads(result.stdout)
+    assert out["valid"] is True and out["complete"] is True
+    assert sum(out["totals"]) == 0
+    assert out["totals"] == game.totals
+
+
+def test_bench_json_reports_the_engine_throughput() -> None:
+    result = king("bench", "--json", "--seconds", "0.2")
+    assert result.returncode == 0
+    figures = json.loads(result.stdout)
+    for key in ("checked_deals_per_s", "fast_deals_per_s", "baseline_deals_per_s"):
+        assert figures[key] > 0
+    assert figures["fast_deals_per_s"] > figures["checked_deals_per_s"]
+
+
+def test_bad_flags_get_a_usage_error_not_a_traceback() -> None:
+    result = king("bench", "--seconds", "fast")
+    assert result.returncode == 2
+    result = king("bench", "--only", "nothing")
+    assert result.returncode == 2
+    assert "unknown benchmark" in result.stderr
+    result = king("frobnicate")
+    assert result.returncode == 2
+
+
+def test_version_and_help() -> None:
+    assert king("--version").stdout.startswith("king ")
+    result = king()
+    assert result.returncode == 0
+    assert "replay" in result.stdout
+
+
+def test_a_game_record_in_progress_replays(tmp_path: Path) -> None:
+    game = Game(seed=8)
+    game.declare(game.allowed_declarations()[-1])
+    deal = game.deal
+    assert deal is not None
+    game.play(deal.legal_moves()[0])
+    path = tmp_path / "g.json"
+    path.write_text(dump(game))
+    out = json.loads(king("replay", str(path), "--json").stdout)
+    assert out["valid"] is True
+    assert out["deals"][0]["complete"] is False
