@@ -87,7 +87,7 @@ def test_cardset_rejects_duplicates_and_bad_masks() -> None:
         CardSet(1 << 52)
     with pytest.raises(ValueError, match="52-bit"):
         CardSet(-1)
-    with pytest.raises(CardParseError, match="not a card|not a rank|not a suit"):
+    with pytest.raises(CardParseError, match=r"not a card|not a rank|not a suit"):
         CardSet.parse("AS XX")
 
 

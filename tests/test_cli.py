@@ -56,9 +56,11 @@ def test_replay_table_shows_deals_points_and_running_totals() -> None:
     result = king("replay", str(EXAMPLES / "game-classic.json"))
     assert result.returncode == 0
     lines = result.stdout.splitlines()
-    assert "deal" in lines[0] and "running totals" in lines[0]
+    assert "deal" in lines[0]
+    assert "running totals" in lines[0]
     assert any(line.split()[:4] == ["1", "Deniz", "Trumps", "(♦)"] for line in lines)
-    assert "-910" in result.stdout and "530" in result.stdout
+    assert "-910" in result.stdout
+    assert "530" in result.stdout
     assert "complete game (classic)" in result.stdout
 
 
@@ -70,12 +72,8 @@ def test_replay_table_of_an_invalid_record_says_where() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    "content", [b"", b"{not json", b"[]", b'{"format": "other"}', b"\xff\xfe"]
-)
-def test_replay_of_something_that_is_not_a_record_exits_2(
-    tmp_path: Path, content: bytes
-) -> None:
+@pytest.mark.parametrize("content", [b"", b"{not json", b"[]", b'{"format": "other"}', b"\xff\xfe"])
+def test_replay_of_something_that_is_not_a_record_exits_2(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "bad.json"
     path.write_bytes(content)
     for args in (("replay", str(path)), ("replay", str(path), "--json")):
@@ -99,16 +97,15 @@ def test_replay_reads_standard_input() -> None:
 
 
 @pytest.mark.parametrize("preset", ["classic", "pagat", "turkish"])
-def test_a_program_written_game_replays_valid_and_sums_to_zero(
-    tmp_path: Path, preset: str
-) -> None:
+def test_a_program_written_game_replays_valid_and_sums_to_zero(tmp_path: Path, preset: str) -> None:
     game = play_random_game(Rules.preset(preset), seed=11)
     path = tmp_path / "game.json"
     path.write_text(dump(game, players=["A", "B", "C", "D"]))
     result = king("replay", str(path), "--json")
     assert result.returncode == 0
     out = json.loads(result.stdout)
-    assert out["valid"] is True and out["complete"] is True
+    assert out["valid"] is True
+    assert out["complete"] is True
     assert sum(out["totals"]) == 0
     assert out["totals"] == game.totals
 

@@ -3,6 +3,7 @@ implementation of the play rules that the engine's legality must agree with."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 
@@ -133,7 +134,8 @@ def test_legality_agrees_with_the_reference_rules(
             except IllegalMoveError as error:
                 assert card not in expected
                 assert error.seat in (seat, None)
-                assert trial.plays == deal.plays and trial.to_play == seat
+                assert trial.plays == deal.plays
+                assert trial.to_play == seat
             else:
                 assert card in expected
         card = rng.choice(sorted(expected))
@@ -165,9 +167,7 @@ def test_fast_path_and_checked_api_reach_the_same_position(
 
 @settings(max_examples=25, deadline=None)
 @given(preset=st.sampled_from(sorted(PRESETS)), seed=seeds)
-def test_a_whole_random_game_sums_to_zero_with_every_obligation_met(
-    preset: str, seed: int
-) -> None:
+def test_a_whole_random_game_sums_to_zero_with_every_obligation_met(preset: str, seed: int) -> None:
     game = play_random_game(Rules.preset(preset), seed)
     assert game.is_over
     assert len(game.results) == 20
@@ -180,7 +180,7 @@ def test_a_whole_random_game_sums_to_zero_with_every_obligation_met(
         if contract.is_negative:
             assert game.times_declared(contract) == 2
     declarers = [r.declarer for r in game.results]
-    assert all(b == (a + 1) % 4 for a, b in zip(declarers, declarers[1:], strict=False))
+    assert all(b == (a + 1) % 4 for a, b in itertools.pairwise(declarers))
     for result in game.results:
         assert sum(result.points) == result.declaration.contract.total
 
