@@ -25,8 +25,8 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(
     "command",
     [
-        ("ruff", "check", "src", "tests", "benchmarks", "examples"),
-        ("ruff", "format", "--check", "src", "tests", "benchmarks", "examples"),
+        ("ruff", "check", "src", "tests", "benchmarks", "examples", "scripts"),
+        ("ruff", "format", "--check", "src", "tests", "benchmarks", "examples", "scripts"),
         ("mypy", "--strict", "src"),
     ],
     ids=["ruff-check", "ruff-format", "mypy-strict"],

@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import typer
 
@@ -46,6 +46,61 @@ def main(
         typer.echo(ctx.get_help())
 
 
+# -- king play -------------------------------------------------------------------------
+
+
+@app.command("play")
+def play_command(
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            help="The three computer players, comma-separated, in seat order after yours "
+            "(default: the strongest bot in every seat).",
+        ),
+    ] = None,
+    rules: Annotated[str, typer.Option("--rules", help="classic, pagat or turkish.")] = "classic",
+    seed: Annotated[int | None, typer.Option("--seed", help="The seed of the deals.")] = None,
+    seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat, 0-3.")] = 0,
+    resume: Annotated[
+        Path | None, typer.Option("--resume", help="Continue the game saved in this record.")
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            "--save", help="Where to save the game (default: a new file in the user data folder)."
+        ),
+    ] = None,
+) -> None:
+    """Play a whole game in the terminal against three computer players."""
+    from king.bots import BotSpecError, make_bot, strongest_bot
+    from king.rules import Rules, RulesError
+
+    if bots is None:
+        specs = [strongest_bot()] * 3
+    else:
+        specs = [b.strip() for b in bots.split(",")]
+        if len(specs) != 3 or not all(specs):
+            raise _fail(f"--bots needs three bots separated by commas, not {bots!r}", 2)
+    for spec in specs:
+        try:
+            make_bot(spec).close()
+        except BotSpecError as error:
+            raise _fail(str(error), 2) from None
+    try:
+        preset = Rules.preset(rules)
+    except RulesError as error:
+        raise _fail(str(error), 2) from None
+    if resume is not None and not resume.is_file():
+        raise _fail(f"{resume}: no such file to resume", 2)
+    from king.tui.app import PlayError, run_play
+
+    try:
+        run_play(bots=specs, rules=preset, seed=seed, seat=seat, resume=resume, save=save)
+    except PlayError as error:
+        raise _fail(str(error), 2) from None
+
+
 # -- king replay -----------------------------------------------------------------------
 
 
@@ -54,19 +109,33 @@ def _fail(message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _read_record(path: Path) -> ReplayReport:
+def _read_records(path: Path) -> list[ReplayReport]:
+    """Replay the record in ``path`` ('-' for standard input); a file of JSON lines
+    (as ``king arena --out`` writes) gives one report per line."""
     if str(path) == "-":
-        data: bytes | Path = sys.stdin.buffer.read()
+        data = sys.stdin.buffer.read()
     else:
         if not path.exists():
             raise _fail(f"{path}: no such file", 2)
         if path.is_dir():
             raise _fail(f"{path}: is a folder, not a record file", 2)
-        data = path
+        try:
+            data = path.read_bytes()
+        except OSError as error:
+            raise _fail(f"{path}: cannot read it: {error.strerror}", 2) from None
     try:
-        return replay(data)
+        return [replay(data)]
     except RecordError as error:
-        raise _fail(f"{path}: {error}", 2) from None
+        lines = [line for line in data.splitlines() if line.strip()]
+        if len(lines) < 2 or "Extra data" not in str(error):
+            raise _fail(f"{path}: {error}", 2) from None
+    reports = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            reports.append(replay(line))
+        except RecordError as error:
+            raise _fail(f"{path}, line {number}: {error}", 2) from None
+    return reports
 
 
 def _table(report: ReplayReport) -> str:
@@ -109,13 +178,19 @@ def _table(report: ReplayReport) -> str:
         winners = ", ".join(names[s] for s in game.winners())
         lines.append(f"complete game ({game.rules.name}); winner: {winners}")
     else:
-        lines.append(f"valid, unfinished ({game.rules.name}): {game.deal_number} deals done")
+        done = game.deal_number
+        lines.append(
+            f"valid, unfinished ({game.rules.name}): {done} deal{'' if done == 1 else 's'} done"
+        )
     return "\n".join(lines)
 
 
 @app.command("replay")
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="A king-record/1 JSON file ('-' for stdin).")],
+    file: Annotated[
+        Path,
+        typer.Argument(help="A king-record/1 file, or JSON lines of them ('-' for stdin)."),
+    ],
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the report as JSON (RECORD.md).")
     ] = False,
@@ -124,17 +199,134 @@ def replay_command(
 
     Exit status: 0 valid, 1 invalid (the first fault is located), 2 not a record.
     """
-    report = _read_record(file)
+    reports = _read_records(file)
+    for number, report in enumerate(reports):
+        if as_json:
+            indent = 1 if len(reports) == 1 else None
+            typer.echo(json.dumps(report.to_json(), indent=indent, ensure_ascii=False))
+        else:
+            if len(reports) > 1:
+                typer.echo(f"{'' if number == 0 else chr(10)}record {number + 1}:")
+            typer.echo(_table(report))
+    raise typer.Exit(0 if all(r.valid for r in reports) else 1)
+
+
+# -- king arena ------------------------------------------------------------------------
+
+
+class _Progress:
+    """A progress bar on standard error (a line every 10% when it is not a terminal)."""
+
+    def __init__(self, total: int, unit: str) -> None:
+        self.total = total
+        self.unit = unit
+        self.tty = sys.stderr.isatty()
+        self.last_tenth = -1
+
+    def update(self, done: int) -> None:
+        if self.tty:
+            width = 30
+            filled = width * done // self.total
+            bar = "#" * filled + "." * (width - filled)
+            sys.stderr.write(f"\r[{bar}] {done}/{self.total} {self.unit}")
+            if done == self.total:
+                sys.stderr.write("\n")
+            sys.stderr.flush()
+            return
+        tenth = 10 * done // self.total
+        if tenth != self.last_tenth:
+            self.last_tenth = tenth
+            sys.stderr.write(f"{done}/{self.total} {self.unit}\n")
+            sys.stderr.flush()
+
+
+@app.command("arena")
+def arena_command(
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            help="Four bots, comma-separated, in seat order: random, rule, or "
+            "cmd:COMMAND for an external program (docs/bot-protocol.md).",
+        ),
+    ],
+    games: Annotated[
+        int | None, typer.Option("--games", min=1, help="Play this many whole games.")
+    ] = None,
+    deals: Annotated[
+        int | None,
+        typer.Option("--deals", min=1, help="Play this many single deals (all contracts)."),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="The seed of the deals.")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, max=256, help="Processes.")] = 1,
+    rules: Annotated[str, typer.Option("--rules", help="classic, pagat or turkish.")] = "classic",
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write every game or deal as JSON lines.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    bot_timeout: Annotated[
+        float, typer.Option("--bot-timeout", min=0.01, help="Seconds an external bot may think.")
+    ] = 5.0,
+) -> None:
+    """Play bots against each other on duplicate deals and report who is stronger."""
+    from king.arena import ArenaConfig, PlayResult, run_arena
+    from king.bots import BotSpecError, make_bot
+    from king.rules import Rules, RulesError
+
+    if games is not None and deals is not None:
+        raise _fail("give --games or --deals, not both", 2)
+    specs = [b.strip() for b in bots.split(",")]
+    if len(specs) != 4 or not all(specs):
+        raise _fail(f"--bots needs four bots separated by commas, not {bots!r}", 2)
+    for spec in specs:
+        try:
+            make_bot(spec).close()
+        except BotSpecError as error:
+            raise _fail(str(error), 2) from None
+    try:
+        preset = Rules.preset(rules)
+    except RulesError as error:
+        raise _fail(str(error), 2) from None
+    mode: Literal["games", "deals"] = "games" if games is not None else "deals"
+    count = games if games is not None else (deals if deals is not None else 100)
+    config = ArenaConfig(
+        (specs[0], specs[1], specs[2], specs[3]),
+        mode,
+        count,
+        seed,
+        preset,
+        jobs,
+        bot_timeout,
+    )
+    sink = None
+    if out is not None:
+        try:
+            sink = out.open("w", encoding="utf-8")
+        except OSError as error:
+            raise _fail(f"cannot write {out}: {error.strerror}", 2) from None
+    progress = _Progress(count, mode)
+
+    def on_set(index: int, plays: list[PlayResult]) -> None:
+        if sink is not None:
+            for play in plays:
+                sink.write(json.dumps(play.record, ensure_ascii=False) + "\n")
+            sink.flush()
+        progress.update(index + 1)
+
+    try:
+        report = run_arena(config, on_set)
+    finally:
+        if sink is not None:
+            sink.close()
     if as_json:
-        typer.echo(json.dumps(report.to_json(), indent=1, ensure_ascii=False))
+        typer.echo(json.dumps(report.to_json()))
     else:
-        typer.echo(_table(report))
-    raise typer.Exit(0 if report.valid else 1)
+        typer.echo(report.table())
 
 
 # -- king bench ------------------------------------------------------------------------
 
-BENCHMARKS = ("engine",)
+BENCHMARKS = ("engine", "search")
 
 
 def _benchmark_module(name: str) -> ModuleType:

@@ -31,6 +31,9 @@ __all__ = [
     "TRUMPS_PER_PLAYER",
     "NEGATIVES_PER_PLAYER",
     "MAX_PER_NEGATIVE",
+    "PENALTY_MASKS",
+    "POINTS_PER_UNIT",
+    "CONTRACT_TOTALS",
 ]
 
 #: Deals in a game, and each player's obligations over it.

@@ -9,11 +9,19 @@ legal choices when it is to act.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from king.cards import SUIT_MASKS, Card, CardSet, Suit
 from king.deal import Trick
 from king.game import DealResult, Game, Phase
-from king.rules import NEGATIVE_CONTRACTS, Contract, Declaration, Rules
+from king.rules import (
+    NEGATIVE_CONTRACTS,
+    NEGATIVES_PER_PLAYER,
+    TRUMPS_PER_PLAYER,
+    Contract,
+    Declaration,
+    Rules,
+)
 
 __all__ = ["SeatView", "view"]
 
@@ -124,11 +132,53 @@ class SeatView:
 
     def obligations(self, seat: int) -> tuple[int, int]:
         """What ``seat`` still owes: (trump contracts, negative contracts)."""
-        return 2 - self.trumps_declared[seat], 3 - self.negatives_declared[seat]
+        return (
+            TRUMPS_PER_PLAYER - self.trumps_declared[seat],
+            NEGATIVES_PER_PLAYER - self.negatives_declared[seat],
+        )
 
     def suit_cards(self, suit: Suit) -> CardSet:
         """This seat's cards of one suit."""
         return CardSet(self.hand.mask & SUIT_MASKS[suit])
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as a JSON-ready object: what external bots and clients receive.
+
+        Cards are strings (``"QS"``), declarations their record ids, seats 0-3.
+        """
+        declaration = self.declaration
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_spec(),
+            "phase": self.phase.value,
+            "deal": self.deal_number,
+            "declarer": self.declarer,
+            "contract": None if declaration is None else declaration.contract.value,
+            "trump": None if self.trump is None else self.trump.letter,
+            "hand": [str(c) for c in self.hand],
+            "to_act": self.to_act,
+            "leader": self.leader,
+            "trick": [{"seat": seat, "card": str(card)} for seat, card in self.current_trick],
+            "tricks": [
+                {"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+                for t in self.tricks
+            ],
+            "points": list(self.deal_points),
+            "tricks_won": list(self.tricks_won),
+            "totals": list(self.totals),
+            "trumps_declared": list(self.trumps_declared),
+            "negatives_declared": list(self.negatives_declared),
+            "contract_counts": {c.value: n for c, n in self.contract_counts},
+            "results": [
+                {
+                    "declarer": r.declarer,
+                    "contract": r.declaration.contract.value,
+                    "trump": None if r.declaration.trump is None else r.declaration.trump.letter,
+                    "points": list(r.points),
+                }
+                for r in self.results
+            ],
+        }
 
 
 def _four(values: list[int]) -> Four:

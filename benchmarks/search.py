@@ -1,0 +1,88 @@
+"""The search bot's kernel: policy playouts per second and the exact solver's mean time
+for 4, 6 and 8 tricks left, with the pure-Python fast path as the baseline measured in
+the same run (full random deals per second, one core).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from king.bots import kernel
+from king.cards import shuffled_hands
+from king.rules import ALL_DECLARATIONS
+
+try:  # the engine benchmark sits beside this file, packaged or in a checkout
+    from engine import _timed, fast  # type: ignore[import-not-found]
+except ImportError:  # loaded by path from king bench
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    _spec = importlib.util.spec_from_file_location(
+        "king_benchmarks_engine", Path(__file__).with_name("engine.py")
+    )
+    assert _spec is not None and _spec.loader is not None
+    _engine = importlib.util.module_from_spec(_spec)
+    sys.modules.setdefault("king_benchmarks_engine", _engine)
+    _spec.loader.exec_module(_engine)
+    _timed, fast = _engine._timed, _engine.fast
+
+
+def playouts(rng: random.Random) -> Callable[[int], None]:
+    """Full policy playouts from random deals (dealt beforehand, outside the timing),
+    all ten declarations in turn, on one thread."""
+    worlds = np.array([shuffled_hands(rng) for _ in range(1000)], dtype=np.int64)
+    out = np.zeros(len(worlds), dtype=np.int64)
+
+    def work(n: int) -> None:
+        for i in range(n):
+            declaration = ALL_DECLARATIONS[i % 10]
+            trump = -1 if declaration.trump is None else int(declaration.trump)
+            kernel.declaration_values(worlds, i & 3, declaration.contract.code, trump, 0, out)
+
+    return work
+
+
+def solver_ms(tricks_left: int, positions: int, seed: int) -> float:
+    """The mean time of an exact solve with ``tricks_left`` tricks to play, over
+    positions reached by policy play from random deals, all declarations in turn."""
+    rng = random.Random(seed)
+    total = 0.0
+    for i in range(positions):
+        declaration = ALL_DECLARATIONS[i % 10]
+        code = declaration.contract.code
+        trump = -1 if declaration.trump is None else int(declaration.trump)
+        state = kernel.new_state(np.array(shuffled_hands(rng), dtype=np.int64), i & 3)
+        while 13 - state[kernel.S_TRICKS] > tricks_left and not state[kernel.S_OVER]:
+            kernel.play(state, kernel.policy_move(state, code, trump, 0), code, trump, 0)
+        start = time.perf_counter()
+        kernel.solve(state, int(state[kernel.S_TURN]), code, trump, 0)
+        total += time.perf_counter() - start
+    return 1000 * total / positions
+
+
+def run(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
+    # Compile (or load the cache) before timing anything.
+    playouts(random.Random(0))(10)
+    solver_ms(4, 2, 0)
+    from numba import get_num_threads, set_num_threads
+
+    base = _timed(fast(random.Random(seed)), seconds)
+    threads = get_num_threads()
+    set_num_threads(1)
+    try:
+        rate = 1000 * _timed(playouts(random.Random(seed)), seconds)
+    finally:
+        set_num_threads(threads)
+    scale = max(1, int(seconds * 5))
+    figures = {
+        "kernel_playouts_per_s": round(rate, 1),
+        "kernel_vs_python_fast_path": round(rate / base, 2),
+    }
+    for left, count in ((4, 40 * scale), (6, 10 * scale), (8, 2 * scale)):
+        figures[f"solver_ms_{left}_tricks"] = round(solver_ms(left, count, seed), 3)
+    return figures

@@ -1,0 +1,36 @@
+"""A complete external King bot (protocol ``king-bot/1``, docs/bot-protocol.md).
+
+It declares the first legal choice and plays its lowest legal card.  Run it in the
+arena with:  king arena --bots "cmd:python examples/my_bot.py,random,random,random"
+"""
+
+import json
+import sys
+
+RANKS = "23456789TJQKA"
+
+
+def answer(message: dict) -> dict | None:
+    kind = message.get("type")
+    if kind == "hello":
+        return {"type": "hello", "protocol": "king-bot/1", "name": "lowest-card"}
+    if kind == "declare":
+        return {"id": message["id"], "declare": message["legal"][0]}
+    if kind == "play":
+        lowest = min(message["legal"], key=lambda card: RANKS.index(card[0]))
+        return {"id": message["id"], "card": lowest}
+    return None
+
+
+def main() -> None:
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message.get("type") == "bye":
+            break
+        reply = answer(message)
+        if reply is not None:
+            print(json.dumps(reply), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,369 @@
+"""Bot-versus-bot matches on duplicate deals.
+
+Every set of deals is played four times with the bots rotated one seat, so each bot
+holds every hand and the luck of the cards cancels.  ``games`` mode plays whole 20-deal
+games; ``deals`` mode plays single deals that cycle through the seven contracts (each
+trump suit in turn), the fast way to compare card play.
+
+Scores are reported per bot name (a name in several seats counts once): in games mode,
+points per game; in deals mode, points per deal above par, par being the contract's
+total divided by four (so a table of equal players averages 0 in both modes).  The 95%
+interval comes from the per-set means, which are independent; the figures do not
+depend on ``jobs``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from king.bots.base import Bot, BotError, make_bot
+from king.cards import Suit
+from king.deal import IllegalMoveError
+from king.game import Game, GameStateError, IllegalDeclarationError, Phase
+from king.record import to_record
+from king.rules import NEGATIVE_CONTRACTS, Contract, Declaration, Rules
+
+__all__ = [
+    "ArenaConfig",
+    "ArenaReport",
+    "BotStats",
+    "PlayResult",
+    "deal_declaration",
+    "play_set",
+    "run_arena",
+]
+
+Mode = Literal["games", "deals"]
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaConfig:
+    """What to play: four bot specifications in seat order, the mode and count, the
+    seed that makes the deals, the rules, and the time limit for external bots."""
+
+    bots: tuple[str, str, str, str]
+    mode: Mode = "deals"
+    count: int = 100
+    seed: int = 1
+    rules: Rules = field(default_factory=Rules)
+    jobs: int = 1
+    bot_timeout: float = 5.0
+
+    def __post_init__(self) -> None:
+        if len(self.bots) != 4:
+            raise ValueError("an arena needs exactly four bots, one per seat")
+        if self.mode not in ("games", "deals"):
+            raise ValueError(f"the mode is 'games' or 'deals', not {self.mode!r}")
+        if self.count < 1:
+            raise ValueError("the number of games or deals must be at least 1")
+        if self.jobs < 1:
+            raise ValueError("jobs must be at least 1")
+
+
+@dataclass(slots=True)
+class PlayResult:
+    """One game (or deal) of a set: which bot sat where, its record, and its outcome."""
+
+    index: int
+    rotation: int
+    seats: tuple[str, str, str, str]
+    record: dict[str, Any]
+    points: list[int]
+    #: (contract, seat, points above par) for every finished deal
+    deal_gains: list[tuple[str, int, float]]
+    winners: list[int]
+    abandoned: dict[str, str] | None
+    #: per bot name: (seconds thinking, decisions)
+    timing: dict[str, tuple[float, int]]
+
+
+def _derive(*parts: object) -> int:
+    """A 32-bit seed derived from the parts, the same on every run and platform."""
+    return random.Random("/".join(str(p) for p in parts)).getrandbits(32)
+
+
+def deal_declaration(index: int) -> Declaration:
+    """The contract of single deal ``index``: the seven contracts in turn, Trumps taking
+    the next trump suit each time round."""
+    slot = index % 7
+    if slot == 0:
+        return Declaration(Contract.TRUMPS, Suit((index // 7) % 4))
+    return Declaration(NEGATIVE_CONTRACTS[slot - 1])
+
+
+def _act(bot: Bot, game: Game, seat: int) -> None:
+    view = game.view(seat)
+    choice = bot.act(view)
+    try:
+        if game.phase is Phase.DECLARING:
+            if not isinstance(choice, Declaration):
+                raise BotError(bot.name, f"answered {choice} when asked to declare")
+            game.declare(choice)
+        else:
+            if isinstance(choice, Declaration):
+                raise BotError(bot.name, f"declared {choice} when asked to play a card")
+            game.play(choice)
+    except (IllegalMoveError, IllegalDeclarationError, GameStateError) as error:
+        raise BotError(bot.name, f"chose an illegal move {choice}: {error}") from None
+
+
+def _play(config: ArenaConfig, index: int, rotation: int) -> PlayResult:
+    seats = tuple(config.bots[(seat - rotation) % 4] for seat in range(4))
+    seats4: tuple[str, str, str, str] = (seats[0], seats[1], seats[2], seats[3])
+    deal_seed = _derive(config.seed, config.mode, index)
+    timing: dict[str, list[float]] = {}
+    abandoned: dict[str, str] | None = None
+    bots: list[Bot] = []
+    if config.mode == "games":
+        game = Game(config.rules, seed=deal_seed)
+    else:
+        game = Game(config.rules, seed=deal_seed, auto_deal=False)
+        game.deal_cards()
+        game.declare(deal_declaration(index))
+    try:
+        for seat, spec in enumerate(seats4):
+            bots.append(
+                make_bot(
+                    spec, _derive(config.seed, index, rotation, seat), timeout=config.bot_timeout
+                )
+            )
+        finished = game.deal_number + 1 if config.mode == "deals" else 20
+        while game.deal_number < finished and not game.is_over:
+            actor = game.to_act
+            assert actor is not None
+            spec = seats4[actor]
+            start = time.perf_counter()
+            _act(bots[actor], game, actor)
+            spent = timing.setdefault(spec, [0.0, 0])
+            spent[0] += time.perf_counter() - start
+            spent[1] += 1
+    except BotError as error:
+        abandoned = {"bot": error.bot, "what": error.what}
+    finally:
+        for bot in bots:
+            bot.close()
+    record = to_record(game, players=seats4)
+    record["extra"] = {"arena": {"mode": config.mode, "set": index, "rotation": rotation}}
+    if abandoned is not None:
+        record["extra"]["arena"]["abandoned"] = abandoned
+    gains: list[tuple[str, int, float]] = []
+    for result in game.results:
+        par = result.declaration.contract.total / 4
+        for seat in range(4):
+            gains.append((result.declaration.contract.value, seat, result.points[seat] - par))
+    winners = game.winners() if game.is_over else []
+    return PlayResult(
+        index,
+        rotation,
+        seats4,
+        record,
+        game.totals,
+        gains,
+        winners,
+        abandoned,
+        {k: (v[0], int(v[1])) for k, v in timing.items()},
+    )
+
+
+def play_set(config: ArenaConfig, index: int) -> list[PlayResult]:
+    """Play deal set ``index`` four times, the bots rotated one seat each time."""
+    return [_play(config, index, rotation) for rotation in range(4)]
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A mean with its 95% interval half-width, over ``n`` samples."""
+
+    n: int
+    mean: float
+    ci95: float
+
+    @staticmethod
+    def of(samples: list[float]) -> Estimate:
+        n = len(samples)
+        if n == 0:
+            return Estimate(0, 0.0, math.inf)
+        mean = math.fsum(samples) / n
+        if n < 2:
+            return Estimate(n, mean, math.inf)
+        var = math.fsum((x - mean) ** 2 for x in samples) / (n - 1)
+        return Estimate(n, mean, 1.96 * math.sqrt(var / n))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"n": self.n, "mean": round(self.mean, 2), "ci95": _finite(self.ci95)}
+
+
+def _finite(value: float) -> float | None:
+    return None if math.isinf(value) or math.isnan(value) else round(value, 2)
+
+
+@dataclass(frozen=True, slots=True)
+class BotStats:
+    """One bot name's results over a match."""
+
+    name: str
+    #: games or deals played (seat occurrences)
+    n: int
+    score: Estimate
+    wins: int
+    by_contract: dict[str, Estimate]
+    ms_per_move: float
+
+    def to_json(self, mode: Mode) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "n": self.n,
+            "mean": round(self.score.mean, 2),
+            "ci95": _finite(self.score.ci95),
+            "sets": self.score.n,
+        }
+        if mode == "games":
+            out["wins"] = self.wins
+        out["by_contract"] = {c: e.to_json() for c, e in self.by_contract.items()}
+        out["ms_per_move"] = round(self.ms_per_move, 3)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ArenaReport:
+    """A match's results, per bot name, and the games that were abandoned."""
+
+    config: ArenaConfig
+    stats: dict[str, BotStats]
+    abandoned: list[dict[str, Any]]
+    sets_counted: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The object ``king arena --json`` prints."""
+        return {
+            "mode": self.config.mode,
+            "count": self.config.count,
+            "seed": self.config.seed,
+            "rules": self.config.rules.to_spec(),
+            "sets_counted": self.sets_counted,
+            "bots": {name: s.to_json(self.config.mode) for name, s in self.stats.items()},
+            "abandoned": self.abandoned,
+        }
+
+    def table(self) -> str:
+        """A readable report."""
+        mode = self.config.mode
+        unit = "points per game" if mode == "games" else "points per deal above par"
+        lines = [
+            f"{self.config.count} {'games' if mode == 'games' else 'deals'} x 4 rotations, "
+            f"seed {self.config.seed}, rules {self.config.rules.name}: mean {unit} (95% CI)",
+        ]
+        contracts = [c.value for c in Contract]
+        header = f"{'bot':<24}{'n':>6}{'mean':>10}{'±95%':>9}"
+        if mode == "games":
+            header += f"{'wins':>6}"
+        header += f"{'ms/move':>9}  " + " ".join(f"{_abbrev(c):>7}" for c in contracts)
+        lines.append(header)
+        for name, s in self.stats.items():
+            ci = _finite(s.score.ci95)
+            row = f"{name[:23]:<24}{s.n:>6}{s.score.mean:>10.1f}"
+            row += f"{ci:>9.1f}" if ci is not None else f"{'-':>9}"
+            if mode == "games":
+                row += f"{s.wins:>6}"
+            row += f"{s.ms_per_move:>9.2f}  "
+            row += " ".join(
+                f"{s.by_contract[c].mean:>7.1f}" if c in s.by_contract else f"{'':>7}"
+                for c in contracts
+            )
+            lines.append(row)
+        lines.append("by contract: mean points per deal above par (the contract's total / 4)")
+        for item in self.abandoned:
+            lines.append(
+                f"abandoned: set {item['set']} rotation {item['rotation']}: "
+                f"bot {item['bot']!r} {item['what']}"
+            )
+        return "\n".join(lines)
+
+
+def _abbrev(contract: str) -> str:
+    return {
+        "trumps": "trumps",
+        "no-tricks": "tricks",
+        "no-hearts": "hearts",
+        "no-queens": "queens",
+        "no-boys": "boys",
+        "no-king": "king",
+        "no-last-two": "last2",
+    }[contract]
+
+
+def _results(config: ArenaConfig) -> Iterator[list[PlayResult]]:
+    indices = range(config.count)
+    if config.jobs == 1:
+        for index in indices:
+            yield play_set(config, index)
+        return
+    with ProcessPoolExecutor(max_workers=config.jobs) as pool:
+        yield from pool.map(play_set, [config] * config.count, indices, chunksize=1)
+
+
+def run_arena(
+    config: ArenaConfig,
+    on_set: Callable[[int, list[PlayResult]], None] | None = None,
+) -> ArenaReport:
+    """Play the match and summarise it.  ``on_set`` sees each set's results in order
+    (to write records and draw progress)."""
+    per_set: dict[str, list[float]] = {}
+    occurrences: dict[str, int] = {}
+    wins: dict[str, int] = {}
+    by_contract: dict[str, dict[str, list[float]]] = {}
+    thinking: dict[str, list[float]] = {}
+    abandoned: list[dict[str, Any]] = []
+    counted = 0
+    names = list(dict.fromkeys(config.bots))
+    for index, plays in enumerate(_results(config)):
+        if on_set is not None:
+            on_set(index, plays)
+        for play in plays:
+            for name, (seconds, moves) in play.timing.items():
+                spent = thinking.setdefault(name, [0.0, 0.0])
+                spent[0] += seconds
+                spent[1] += moves
+        broken = [p for p in plays if p.abandoned is not None]
+        for p in broken:
+            assert p.abandoned is not None
+            abandoned.append({"set": p.index, "rotation": p.rotation, **p.abandoned})
+        if broken:
+            continue  # a set is counted whole or not at all, to keep the duplicate fair
+        counted += 1
+        sums: dict[str, list[float]] = {}
+        for play in plays:
+            for seat, name in enumerate(play.seats):
+                if config.mode == "games":
+                    value = float(play.points[seat])
+                else:
+                    value = math.fsum(g for _, s, g in play.deal_gains if s == seat)
+                sums.setdefault(name, []).append(value)
+                occurrences[name] = occurrences.get(name, 0) + 1
+                if seat in play.winners:
+                    wins[name] = wins.get(name, 0) + 1
+            for contract, seat, gain in play.deal_gains:
+                name = play.seats[seat]
+                by_contract.setdefault(name, {}).setdefault(contract, []).append(gain)
+        for name, values in sums.items():
+            per_set.setdefault(name, []).append(math.fsum(values) / len(values))
+    stats: dict[str, BotStats] = {}
+    for name in names:
+        contracts = by_contract.get(name, {})
+        spent = thinking.get(name, [0.0, 0.0])
+        stats[name] = BotStats(
+            name=name,
+            n=occurrences.get(name, 0),
+            score=Estimate.of(per_set.get(name, [])),
+            wins=wins.get(name, 0),
+            by_contract={
+                c.value: Estimate.of(contracts[c.value]) for c in Contract if c.value in contracts
+            },
+            ms_per_move=1000 * spent[0] / spent[1] if spent[1] else 0.0,
+        )
+    return ArenaReport(config, stats, abandoned, counted)

@@ -1,0 +1,30 @@
+"""Computer players: one protocol (:class:`Bot`), registered by name.
+
+>>> from king.bots import make_bot
+>>> make_bot("random", seed=1).name
+'random'
+"""
+
+from king.bots.base import (
+    Bot,
+    BotError,
+    BotInfo,
+    BotSpecError,
+    available_bots,
+    make_bot,
+    parse_spec,
+    register,
+    strongest_bot,
+)
+
+__all__ = [
+    "Bot",
+    "BotError",
+    "BotInfo",
+    "BotSpecError",
+    "available_bots",
+    "make_bot",
+    "parse_spec",
+    "register",
+    "strongest_bot",
+]

@@ -1,0 +1,162 @@
+"""The one small protocol every computer player speaks, and the registry of bots.
+
+A bot is given a :class:`~king.view.SeatView` (never the game) and answers a
+:class:`~king.rules.Declaration` when its seat must declare, or a
+:class:`~king.cards.Card` when it must play.  Bots are deterministic given their seed,
+so a match can be replayed exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from king.cards import Card
+from king.rules import Declaration
+from king.view import SeatView
+
+__all__ = [
+    "Bot",
+    "BotError",
+    "BotInfo",
+    "BotSpecError",
+    "available_bots",
+    "make_bot",
+    "register",
+]
+
+
+class BotError(RuntimeError):
+    """A bot failed to give a legal answer: it answered an illegal move, garbage,
+    nothing in time, or crashed.  The message names the bot and says what it did."""
+
+    def __init__(self, bot: str, what: str):
+        super().__init__(f"bot {bot!r} {what}")
+        self.bot = bot
+        self.what = what
+
+
+class BotSpecError(ValueError):
+    """A bot specification (``--bots`` entry) that names no bot or has bad options."""
+
+
+class Bot(ABC):
+    """A computer player.  Subclasses implement :meth:`declare` and :meth:`play`."""
+
+    #: The registered name (``random``, ``rule``, …).
+    name: str = "bot"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+
+    @abstractmethod
+    def declare(self, view: SeatView) -> Declaration:
+        """Choose one of ``view.legal_declarations``."""
+
+    @abstractmethod
+    def play(self, view: SeatView) -> Card:
+        """Choose one of ``view.legal_cards``."""
+
+    def act(self, view: SeatView) -> Declaration | Card:
+        """Declare or play, whichever the view asks for."""
+        if view.legal_declarations:
+            return self.declare(view)
+        return self.play(view)
+
+    def close(self) -> None:  # noqa: B027 - most bots hold nothing to release
+        """Release what the bot holds (an external process, a pool); idempotent."""
+
+    def __enter__(self) -> Bot:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} seed={self.seed}>"
+
+
+@dataclass(frozen=True, slots=True)
+class BotInfo:
+    """A registered bot: its name, a line about it, its strength rank (higher is
+    stronger), and how to build one from a seed and options."""
+
+    name: str
+    summary: str
+    strength: int
+    factory: Callable[[int, dict[str, str]], Bot]
+
+
+_REGISTRY: dict[str, BotInfo] = {}
+
+
+def register(
+    name: str, summary: str, strength: int
+) -> Callable[[Callable[[int, dict[str, str]], Bot]], Callable[[int, dict[str, str]], Bot]]:
+    """Register a bot factory under ``name`` (a decorator)."""
+
+    def decorator(
+        factory: Callable[[int, dict[str, str]], Bot],
+    ) -> Callable[[int, dict[str, str]], Bot]:
+        _REGISTRY[name] = BotInfo(name, summary, strength, factory)
+        return factory
+
+    return decorator
+
+
+def available_bots() -> list[BotInfo]:
+    """The registered bots, strongest first."""
+    _load_builtin()
+    return sorted(_REGISTRY.values(), key=lambda info: (-info.strength, info.name))
+
+
+def strongest_bot() -> str:
+    """The name of the strongest registered bot: the default opponent for a person."""
+    return available_bots()[0].name
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str] | str]:
+    """Split ``name``, ``name:key=value&key=value`` or ``cmd:COMMAND``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise BotSpecError("a bot is named by a non-empty string such as 'rule'")
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name == "cmd":
+        if not rest.strip():
+            raise BotSpecError("'cmd:' needs the command that starts the bot")
+        return name, rest.strip()
+    options: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split("&"))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise BotSpecError(f"bot option {part!r} in {spec!r} is not key=value")
+        options[key.strip()] = value.strip()
+    return name, options
+
+
+def make_bot(spec: str, seed: int = 0, *, timeout: float = 5.0) -> Bot:
+    """Build a bot from its specification: ``random``, ``rule``, ``search:time=0.5``
+    or ``cmd:python examples/my_bot.py`` (an external program, see
+    ``docs/bot-protocol.md``, given ``timeout`` seconds per answer)."""
+    _load_builtin()
+    name, options = parse_spec(spec)
+    if isinstance(options, str):
+        from king.bots.external import ExternalBot
+
+        return ExternalBot(options, seed=seed, timeout=timeout)
+    info = _REGISTRY.get(name)
+    if info is None:
+        known = ", ".join(sorted(_REGISTRY)) + ", cmd:COMMAND"
+        raise BotSpecError(f"no bot is called {name!r}: choose from {known}")
+    return info.factory(seed, options)
+
+
+def _load_builtin() -> None:
+    # Importing the modules registers their bots.
+    from king.bots import random_bot, rule, search  # noqa: F401
+
+
+__all__ += ["parse_spec", "strongest_bot"]

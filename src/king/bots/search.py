@@ -1,0 +1,257 @@
+"""``search``: Monte Carlo search over sampled deals with exact endgame solving.
+
+To play a card the bot deals the unseen cards to the other seats many times, each time
+consistently with everything its view reveals (:mod:`king.bots.sampler`); it weights
+those worlds by how likely the other players' earlier cards were in each of them, under
+the kernel's policy as a model of their play, and resamples them by weight; then for
+every card it may play (equivalent cards counted once) it evaluates each world, exactly
+with the solver when few tricks are left, otherwise by policy playouts finished by the
+solver, and plays the card with the best mean.
+
+To declare it simulates every allowed contract over deals of the other hands and weighs
+each against what the same choice is worth on an average hand, so that a contract that
+suits this hand unusually well is taken now and the others are kept for later.
+
+The bot is deterministic given its seed: its budget is counted in search nodes, set
+from the time per move with the speed measured on the reference machine, with a wall
+clock cap as a safety net.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import numpy as np
+from numpy.typing import NDArray
+
+from king.bots import kernel
+from king.bots.base import Bot, BotSpecError, register
+from king.bots.sampler import Constraints, constraints, sample_world
+from king.cards import DECK, Card
+from king.rules import PENALTY_MASKS, Contract, Declaration
+from king.view import SeatView
+
+__all__ = ["SearchBot"]
+
+#: Search nodes per second per thread on the reference machine (see ``king bench``).
+NODES_PER_SECOND = 1_000_000
+
+#: What each contract is worth to its declarer on an average hand under policy play
+#: (Trumps: with the best trump suit), measured with ``scripts/calibrate_declarations.py``.  A
+#: declaration is judged by how much better than this it is with the hand at hand.
+TYPICAL_VALUE: dict[Contract, float] = {
+    Contract.TRUMPS: 244.0,
+    Contract.NO_TRICKS: -170.0,
+    Contract.NO_HEARTS: -107.0,
+    Contract.NO_QUEENS: -106.0,
+    Contract.NO_BOYS: -124.0,
+    Contract.NO_KING: -90.0,
+    Contract.NO_LAST_TWO: -110.0,
+}
+
+
+class SearchBot(Bot):
+    """The strongest player: sampled worlds, inference, playouts and an exact solver."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        *,
+        budget: float = 1.0,
+        threads: int = 2,
+        solve_limit: int = 5,
+        tail: int = 4,
+        noise: float = 0.35,
+        max_worlds: int = 1200,
+        declare_worlds: int = 160,
+    ) -> None:
+        super().__init__(seed)
+        self.budget = budget
+        self.threads = threads
+        self.solve_limit = solve_limit
+        self.tail = tail
+        self.noise = noise
+        self.max_worlds = max_worlds
+        self.declare_worlds = declare_worlds
+        kernel.warm_up()
+
+    # -- playing -----------------------------------------------------------------------
+
+    def play(self, view: SeatView) -> Card:
+        legal = view.legal_cards.mask
+        contract = view.contract
+        if contract is None or legal == 0:
+            raise ValueError("the search bot was asked to play when it cannot")
+        if legal.bit_count() == 1:
+            return DECK[legal.bit_length() - 1]
+        code = contract.code
+        trump = -1 if view.trump is None else int(view.trump)
+        flags = view.rules.flags
+        played = view.played.mask
+        trick_mask = sum(card.mask for _, card in view.current_trick)
+        candidates = kernel._reduce(legal, played & ~trick_mask, PENALTY_MASKS[code])
+        ids = [c for c in range(52) if candidates >> c & 1]
+        if len(ids) == 1:
+            return DECK[ids[0]]
+        _set_threads(self.threads)
+        rng = random.Random(self.rng.getrandbits(64))
+        base = _base_state(view)
+        cand = np.array(ids, dtype=np.int64)
+        totals = np.zeros(len(ids), dtype=np.float64)
+        budget_nodes = self.budget * NODES_PER_SECOND * self.threads
+        known = constraints(view)
+        sequence = _plays(view)
+        spent = 0
+        used = 0
+        start = time.perf_counter()
+        batch = 16 * self.threads
+        while used < self.max_worlds:
+            chunk = self._worlds(view, known, sequence, rng, batch, code, trump, flags)
+            values = np.zeros((len(chunk), len(ids)), dtype=np.int64)
+            nodes = np.zeros(len(chunk), dtype=np.int64)
+            kernel.evaluate_worlds(
+                chunk, base, cand, view.seat, code, trump, flags, self.solve_limit,
+                self.tail, values, nodes,
+            )  # fmt: skip
+            totals += values.sum(axis=0)
+            used += len(chunk)
+            spent += int(nodes.sum())
+            # The node budget decides (deterministic); the clock only guards against a
+            # machine far slower than the reference one.
+            if spent >= budget_nodes or time.perf_counter() - start > 4 * self.budget + 0.5:
+                break
+        best = int(np.argmax(totals))  # ties go to the lowest card id: deterministic
+        return DECK[ids[best]]
+
+    def _worlds(
+        self,
+        view: SeatView,
+        known: Constraints,
+        sequence: list[tuple[int, int]],
+        rng: random.Random,
+        count: int,
+        code: int,
+        trump: int,
+        flags: int,
+    ) -> NDArray[np.int64]:
+        """``count`` sampled worlds (current hands); once the others have played, drawn
+        from three times as many by the likelihood of their plays so far."""
+        others_played = any(seat != view.seat for seat, _ in sequence)
+        if not others_played or self.noise >= 1.0:
+            return np.array([sample_world(known, rng) for _ in range(count)], dtype=np.int64)
+        pool = 3 * count
+        current = np.array([sample_world(known, rng) for _ in range(pool)], dtype=np.int64)
+        dealt = current.copy()
+        for seat, card in sequence:
+            dealt[:, seat] |= 1 << card
+        plays = np.array([card for _, card in sequence], dtype=np.int64)
+        logs = np.zeros(pool, dtype=np.float64)
+        kernel.log_likelihoods(
+            dealt, plays, sequence[0][0], view.seat, code, trump, flags, self.noise, logs
+        )
+        weights = np.exp(logs - logs.max())
+        weights /= weights.sum()
+        # Systematic resampling: ``count`` worlds in proportion to their weights.
+        positions = (rng.random() + np.arange(count)) / count
+        picks = np.minimum(np.searchsorted(np.cumsum(weights), positions), pool - 1)
+        chosen: NDArray[np.int64] = current[picks]
+        return chosen
+
+    # -- declaring ---------------------------------------------------------------------
+
+    def declare(self, view: SeatView) -> Declaration:
+        choices = view.legal_declarations
+        if len(choices) == 1:
+            return choices[0]
+        _set_threads(self.threads)
+        rng = random.Random(self.rng.getrandbits(64))
+        known = constraints(view)
+        worlds = np.array(
+            [sample_world(known, rng) for _ in range(self.declare_worlds)], dtype=np.int64
+        )
+        flags = view.rules.flags
+        best: Declaration | None = None
+        best_score = -math.inf
+        out = np.zeros(len(worlds), dtype=np.int64)
+        for choice in choices:
+            trump = -1 if choice.trump is None else int(choice.trump)
+            kernel.declaration_values(worlds, view.seat, choice.contract.code, trump, flags, out)
+            value = float(out.mean())
+            score = value - self._reserve(view, choice)
+            if score > best_score:
+                best, best_score = choice, score
+        assert best is not None
+        return best
+
+    @staticmethod
+    def _reserve(view: SeatView, choice: Declaration) -> float:
+        """What taking this contract now gives up: what it would be worth on an average
+        later hand; nothing on the seat's last declaration, which has no later."""
+        trumps_owed, negatives_owed = view.obligations(view.seat)
+        if trumps_owed + negatives_owed <= 1:
+            return 0.0
+        return TYPICAL_VALUE[choice.contract]
+
+
+def _set_threads(threads: int) -> None:
+    import numba
+
+    set_num_threads = numba.set_num_threads
+    available = int(getattr(numba.config, "NUMBA_NUM_THREADS", threads))
+    set_num_threads(max(1, min(threads, available)))
+
+
+def _plays(view: SeatView) -> list[tuple[int, int]]:
+    """Every card played in this deal so far, as (seat, card id), in order."""
+    sequence = [(t.seat_of(i), c.id) for t in view.tricks for i, c in enumerate(t.cards)]
+    sequence.extend((seat, card.id) for seat, card in view.current_trick)
+    return sequence
+
+
+def _base_state(view: SeatView) -> NDArray[np.int64]:
+    """The kernel position of the view, with the hands left for the worlds to fill: the
+    earlier tricks summarised, the current trick replayed by the kernel itself."""
+    code = view.contract.code if view.contract is not None else 0
+    trump = -1 if view.trump is None else int(view.trump)
+    leader = view.leader if view.leader is not None else view.seat
+    state: NDArray[np.int64] = kernel.new_state(np.zeros(4, dtype=np.int64), leader)
+    state[kernel.S_PLAYED] = sum(c.mask for t in view.tricks for c in t.cards)
+    state[kernel.S_TRICKS] = len(view.tricks)
+    for seat in range(4):
+        state[kernel.S_POINTS + seat] = view.deal_points[seat]
+    for _, card in view.current_trick:
+        kernel.play(state, card.id, code, trump, view.rules.flags)
+    return state
+
+
+_OPTIONS = {
+    "time": ("budget", float),
+    "threads": ("threads", int),
+    "solve": ("solve_limit", int),
+    "tail": ("tail", int),
+    "noise": ("noise", float),
+    "worlds": ("max_worlds", int),
+}
+
+
+@register("search", "Monte Carlo search over sampled deals with an exact endgame solver", 100)
+def _make(seed: int, options: dict[str, str]) -> SearchBot:
+    kwargs: dict[str, float | int] = {}
+    for key, value in options.items():
+        if key not in _OPTIONS:
+            raise BotSpecError(
+                f"the search bot has no option {key!r}: use {', '.join(sorted(_OPTIONS))}"
+            )
+        name, kind = _OPTIONS[key]
+        try:
+            number = kind(value)
+        except ValueError:
+            raise BotSpecError(f"search option {key} must be a number, not {value!r}") from None
+        if number < 0 or (kind is int and number < 1 and key != "solve"):
+            raise BotSpecError(f"search option {key} is out of range: {value}")
+        kwargs[name] = number
+    return SearchBot(seed, **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,426 @@
+"""Turning the game into coloured text: cards, the table, scores and summaries.
+
+Pure functions of the game (no widgets), so what the screen says can be read and tested
+on its own.  Hearts and diamonds are red; spades and clubs keep the terminal's colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from king.cards import Card, CardSet, Rank, Suit
+from king.deal import Deal, Trick
+from king.game import Game
+from king.rules import Contract, Declaration
+
+__all__ = [
+    "HAND_SUIT_ORDER",
+    "Seat",
+    "TableScene",
+    "card_label",
+    "card_style",
+    "card_text",
+    "cards_text",
+    "compact_cards",
+    "contract_rule",
+    "deal_summary",
+    "from_seat",
+    "game_summary",
+    "hand_order",
+    "scene_of",
+    "scoreboard",
+    "table_lines",
+    "taken_text",
+    "trick_scene",
+    "trick_sentence",
+]
+
+#: The hand is shown by suit, colours alternating: ♠ ♥ ♣ ♦.
+HAND_SUIT_ORDER = (Suit.SPADES, Suit.HEARTS, Suit.CLUBS, Suit.DIAMONDS)
+RED = "red"
+HIGHLIGHT = "bold black on yellow"
+
+#: How each seat is named on screen, from its seat number.
+Namer = Callable[[int], str]
+
+
+def card_label(card: Card) -> str:
+    """The card as people write it: ``10♥``, ``Q♠``."""
+    rank = "10" if card.rank is Rank.TEN else card.rank.letter
+    return f"{rank}{card.suit.symbol}"
+
+
+def card_style(card: Card) -> str:
+    """Red for hearts and diamonds, the default colour otherwise."""
+    return RED if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else ""
+
+
+def card_text(card: Card, style: str = "") -> Text:
+    """The card in its suit's colour, with ``style`` added (``dim``, ``bold``…)."""
+    return Text(card_label(card), style=f"{card_style(card)} {style}".strip())
+
+
+def cards_text(cards: Sequence[Card] | CardSet, empty: str = "—") -> Text:
+    """Cards separated by spaces, each in its colour."""
+    out = Text()
+    for index, card in enumerate(cards):
+        if index:
+            out.append(" ")
+        out.append_text(card_text(card))
+    return out if out.plain else Text(empty, style="dim")
+
+
+def hand_order(hand: CardSet) -> list[Card]:
+    """The hand by suit (♠ ♥ ♣ ♦, so colours alternate), high to low in each suit."""
+    return [card for suit in HAND_SUIT_ORDER for card in hand.suit(suit)]
+
+
+def contract_rule(declaration: Declaration) -> str:
+    """What a contract scores, in a few words, for the declaration menu."""
+    contract = declaration.contract
+    if contract is Contract.TRUMPS and declaration.trump is not None:
+        return f"+50 a trick, {declaration.trump.label} are trumps"
+    return {
+        Contract.NO_TRICKS: "-50 for each trick taken",
+        Contract.NO_HEARTS: "-30 for each heart taken",
+        Contract.NO_QUEENS: "-100 for each queen taken",
+        Contract.NO_BOYS: "-60 for each king or jack taken",
+        Contract.NO_KING: "-320 for taking the king of hearts",
+        Contract.NO_LAST_TWO: "-180 for each of the last two tricks",
+    }[contract]
+
+
+def compact_cards(cards: CardSet, width: int) -> Text:
+    """Cards in at most ``width`` columns: ``A♥ K♥ 10♥`` when that fits, otherwise by
+    suit with rank letters only, ``♥AKQT9 ♠KJ``, which fits any set of penalty cards."""
+    full = cards_text(list(cards))
+    if full.cell_len <= width:
+        return full
+    out = Text()
+    for suit in HAND_SUIT_ORDER:
+        ranks = "".join(card.rank.letter for card in cards.suit(suit))
+        if ranks:
+            if out.plain:
+                out.append(" ")
+            out.append(suit.symbol + ranks, style=card_style(Card(suit, Rank.TWO)))
+    return out
+
+
+def taken_text(deal: Deal, seat: int, width: int = 17) -> Text:
+    """What ``seat`` has taken this deal that counts: its penalty cards in a card
+    contract, otherwise its number of tricks."""
+    contract = deal.contract
+    tricks = deal.tricks_won(seat)
+    if contract.penalty_mask:
+        penalty = CardSet(deal.taken(seat).mask & contract.penalty_mask)
+        if penalty:
+            return compact_cards(penalty, width)
+        return Text("—", style="dim")
+    if contract is Contract.NO_LAST_TWO:
+        last = sum(1 for number, t in enumerate(deal.tricks) if number >= 11 and t.winner == seat)
+        word = "trick" if tricks == 1 else "tricks"
+        return Text(f"{tricks} {word}" + (f" ({last} of last 2)" if last else ""))
+    return Text(f"{tricks} trick" + ("" if tricks == 1 else "s"))
+
+
+def trick_sentence(trick: Trick, name: Namer) -> Text:
+    """A completed trick in order of play: ``Left K♠, Top Q♠, … — won by You``."""
+    out = Text()
+    for position, card in enumerate(trick.cards):
+        if position:
+            out.append(", ")
+        out.append(f"{name(trick.seat_of(position))} ")
+        out.append_text(card_text(card, "bold" if trick.seat_of(position) == trick.winner else ""))
+    out.append(f" — won by {name(trick.winner)}")
+    return out
+
+
+# -- the table ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat as the table shows it."""
+
+    title: str
+    detail: str
+    status: str = ""
+    active: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableScene:
+    """What the table shows: the four seats (indexed by position: 0 you at the bottom,
+    1 left, 2 top, 3 right), the card each has in the trick, and a line under it."""
+
+    seats: tuple[Seat, Seat, Seat, Seat]
+    cards: tuple[Card | None, Card | None, Card | None, Card | None]
+    winner: int | None = None
+    caption: str = ""
+
+
+class _Canvas:
+    """Lines of text with pieces put at given columns; what the table is drawn on."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width = width
+        self.rows: list[list[tuple[int, Text]]] = [[] for _ in range(height)]
+
+    def put(self, row: int, col: int, text: Text) -> None:
+        if 0 <= row < len(self.rows):
+            self.rows[row].append((max(0, col), text))
+
+    def centre(self, row: int, centre: int, text: Text) -> None:
+        self.put(row, centre - text.cell_len // 2, text)
+
+    def lines(self) -> list[Text]:
+        out = []
+        for pieces in self.rows:
+            line = Text()
+            for col, text in sorted(pieces, key=lambda p: p[0]):
+                if col > line.cell_len:
+                    line.append(" " * (col - line.cell_len))
+                line.append_text(text)
+            line.truncate(self.width)
+            out.append(line)
+        return out
+
+
+def _card_box(card: Card | None, style: str) -> list[Text]:
+    if card is None:
+        return [Text("     "), Text("     "), Text("     ")]
+    face = Text("│", style=style)
+    label = card_label(card)
+    face.append(" " * (3 - len(label)))
+    face.append_text(card_text(card, "bold"))
+    face.append("│", style=style)
+    return [Text("┌───┐", style=style), face, Text("└───┘", style=style)]
+
+
+def _status(seat: Seat) -> Text:
+    return Text(seat.status, style="bold yellow" if seat.active else "italic")
+
+
+def _title(seat: Seat) -> Text:
+    return Text(seat.title, style=HIGHLIGHT if seat.active else "bold")
+
+
+def table_lines(scene: TableScene, width: int, height: int = 15) -> list[Text]:
+    """Draw the table: you at the bottom, then left, top and right in playing order,
+    each seat's card in the middle (the winner's card in green)."""
+    canvas = _Canvas(width, height)
+    mid = width // 2
+    boxes = [
+        _card_box(card, "bold green" if scene.winner == pos else "")
+        for pos, card in enumerate(scene.cards)
+    ]
+    you, left, top, right = scene.seats
+    canvas.centre(0, mid, Text.assemble(_title(top), (f" · {top.detail}", "dim")))
+    canvas.centre(1, mid, _status(top))
+    right_col = mid + 12
+    for seat, col, room in ((left, 0, mid - 10), (right, right_col, width - right_col)):
+        seat_line, _, bot = seat.detail.partition(" · ")
+        canvas.put(4, col, _title(seat)[:room])
+        canvas.put(5, col, Text(seat_line[:room], style="dim"))
+        canvas.put(6, col, Text(bot[:room], style="dim"))
+        canvas.put(7, col, _status(seat)[:room])
+    for row in range(3):
+        canvas.put(2 + row, mid - 2, boxes[2][row])
+        canvas.put(5 + row, mid - 9, boxes[1][row])
+        canvas.put(5 + row, mid + 5, boxes[3][row])
+        canvas.put(8 + row, mid - 2, boxes[0][row])
+    canvas.centre(11, mid, Text.assemble(_title(you), (f" · {you.detail}", "dim")))
+    canvas.centre(12, mid, _status(you))
+    if scene.caption:
+        canvas.centre(height - 1, mid, Text(scene.caption[:width], style="cyan"))
+    return canvas.lines()
+
+
+# -- scores and summaries ----------------------------------------------------------------
+
+
+def from_seat(me: int) -> list[int]:
+    """The seats in playing order starting with ``me``: you, left, top, right."""
+    return [(me + offset) % 4 for offset in range(4)]
+
+
+def scoreboard(game: Game, name: Namer, me: int, saved: str = "", width: int = 23) -> Text:
+    """The side panel: each seat's points this deal and in all, what it still owes,
+    what it has taken this deal, and the file the game is saved in."""
+    deal = game.deal
+    points = deal.points() if deal is not None else [0, 0, 0, 0]
+    out = Text()
+    out.append(f"{'':<6}{'deal':>5}{'total':>7} owes\n", style="bold")
+    for seat in from_seat(me):
+        trumps, negatives = game.obligations(seat)
+        out.append(f"{name(seat)[:6]:<6}{points[seat]:>5}{game.totals[seat]:>7} ")
+        out.append(f"{trumps}T{negatives}N\n")
+    out.append("owes: T trumps, N neg.\n", style="dim")
+    out.append("\n")
+    if deal is None:
+        out.append("The game is over.\n" if game.is_over else "No contract yet.\n", style="dim")
+    else:
+        _taken_lines(out, deal, name, me)
+    if saved:
+        name_part = saved if len(saved) <= width else "…" + saved[-(width - 1) :]
+        out.append("\nSaved after each card:\n", style="dim")
+        out.append(name_part, style="dim")
+    return out
+
+
+def _taken_lines(out: Text, deal: Deal, name: Namer, me: int) -> None:
+    heading = {
+        Contract.TRUMPS: "Tricks taken (+50 each)",
+        Contract.NO_TRICKS: "Tricks taken (-50 each)",
+        Contract.NO_LAST_TWO: "Tricks (last two -180)",
+        Contract.NO_HEARTS: "Hearts taken (-30 each)",
+        Contract.NO_QUEENS: "Queens (-100 each)",
+        Contract.NO_BOYS: "Kings, jacks (-60 each)",
+        Contract.NO_KING: "K♥ taken (-320)",
+    }[deal.contract]
+    out.append(f"{heading}\n", style="bold")
+    for seat in from_seat(me):
+        out.append(f"{name(seat)[:6]:<6}")
+        out.append_text(taken_text(deal, seat))
+        out.append("\n")
+
+
+def deal_summary(game: Game, name: Namer, me: int) -> Text:
+    """The summary shown after a deal: the contract, each seat's points, what it took,
+    the running totals and the last trick."""
+    result = game.results[-1]
+    deal = game.deals[result.number]
+    out = Text()
+    out.append(
+        f"Deal {result.number + 1} of 20: {result.declaration.title}, "
+        f"declared by {name(result.declarer)}\n\n",
+        style="bold",
+    )
+    cards = bool(deal.contract.penalty_mask)
+    took_title = f"{'penalty cards taken':<24}" if cards else ""
+    out.append(f"{'':<7}{'points':>7}{'tricks':>7}  {took_title}{'total':>7}\n", style="bold")
+    for seat in from_seat(me):
+        out.append(f"{name(seat)[:7]:<7}{result.points[seat]:>7}{deal.tricks_won(seat):>7}  ")
+        if cards:
+            took = taken_text(deal, seat, 24)
+            took.truncate(24, pad=True)
+            out.append_text(took)
+        out.append(f"{game.totals[seat]:>7}\n")
+    tricks = deal.tricks
+    if tricks:
+        out.append("\nLast trick: ")
+        out.append_text(trick_sentence(tricks[-1], name))
+        out.append("\n")
+    if deal.trick_count < 13:
+        out.append(f"The deal ended early, after {deal.trick_count} tricks.\n", style="dim")
+    out.rstrip()
+    return out
+
+
+def game_summary(game: Game, name: Namer, me: int) -> Text:
+    """The end of the game: the winner, the totals and the points of each contract."""
+    winners = game.winners()
+    best = game.totals[winners[0]]
+    out = Text()
+    who = " and ".join(name(s) for s in winners)
+    verb = "win" if winners == [me] else "wins"
+    if len(winners) > 1:
+        verb = "share the win"
+    out.append(f"Game over after 20 deals: {who} {verb} with {best:+d}.\n\n", style="bold")
+    out.append(f"{'contract':<13}" + "".join(f"{name(s)[:7]:>8}" for s in from_seat(me)) + "\n")
+    by_contract: dict[Contract, list[int]] = {c: [0, 0, 0, 0] for c in Contract}
+    for result in game.results:
+        row = by_contract[result.declaration.contract]
+        for seat in range(4):
+            row[seat] += result.points[seat]
+    for contract in Contract:
+        row = by_contract[contract]
+        out.append(f"{contract.title:<13}" + "".join(f"{row[s]:>8}" for s in from_seat(me)) + "\n")
+    out.append(f"{'total':<13}", style="bold")
+    for seat in from_seat(me):
+        style = "bold green" if seat in winners else "bold"
+        out.append(f"{game.totals[seat]:>8}", style=style)
+    return out
+
+
+def trick_scene(trick: Trick, me: int, name: Namer, detail: Namer) -> TableScene:
+    """A completed trick round the table, as the last-trick window shows it."""
+    order = from_seat(me)
+    seats = [
+        Seat(
+            name(seat),
+            detail(seat),
+            "won" if seat == trick.winner else ("led" if seat == trick.leader else ""),
+        )
+        for seat in order
+    ]
+    cards = [trick.card_of(seat) for seat in order]
+    return TableScene(
+        (seats[0], seats[1], seats[2], seats[3]),
+        (cards[0], cards[1], cards[2], cards[3]),
+        order.index(trick.winner),
+    )
+
+
+def scene_of(
+    game: Game, me: int, name: Namer, detail: Namer, thinking: int | None = None
+) -> TableScene:
+    """The table as ``me`` sees it now: the current trick, or the trick just won until
+    the next card is led, so that the last card of a trick stays on screen."""
+
+    def pos(seat: int) -> int:
+        return (seat - me) % 4
+
+    cards: list[Card | None] = [None, None, None, None]
+    status = ["", "", "", ""]
+    winner: int | None = None
+    caption = ""
+    deal = game.deal
+    to_act = game.to_act
+    if deal is None:
+        if game.is_over:
+            caption = "The game is over."
+        elif to_act is not None:
+            caption = (
+                "Your turn to choose the contract."
+                if to_act == me
+                else f"{name(to_act)} is choosing the contract…"
+            )
+    else:
+        trick = deal.current_trick
+        if trick:
+            for seat, card in trick:
+                cards[pos(seat)] = card
+            status[pos(deal.leader)] = "led"
+            led = trick[0][1].suit
+            caption = f"Trick {deal.trick_count + 1} of 13 · {name(deal.leader)} led {led.label}"
+        elif deal.tricks:
+            last = deal.tricks[-1]
+            for seat in range(4):
+                cards[pos(seat)] = last.card_of(seat)
+            winner = pos(last.winner)
+            status[winner] = "won"
+            lead = "lead" if last.winner == me else "leads"
+            caption = f"{name(last.winner)} won trick {deal.trick_count} and {lead} next"
+        else:
+            lead = "lead" if deal.leader == me else "leads"
+            caption = f"Trick 1 of 13 · {name(deal.leader)} {lead}"
+    if to_act is not None:
+        if to_act == me and thinking != me:
+            status[pos(to_act)] = "◀ your turn"
+        elif thinking == to_act:
+            status[pos(to_act)] = "thinking…"
+        else:
+            status[pos(to_act)] = "to play" if deal is not None else "to declare"
+    seats = [
+        Seat(name(s), detail(s), status[pos(s)], s == to_act) for s in sorted(range(4), key=pos)
+    ]
+    return TableScene(
+        (seats[0], seats[1], seats[2], seats[3]),
+        (cards[0], cards[1], cards[2], cards[3]),
+        winner,
+        caption,
+    )

@@ -1,0 +1,210 @@
+"""One table of ``king play``: the game, who sits where, the bots and the save file.
+
+This holds no screen state, so the rules of the table (whose turn is a bot's, what gets
+saved, what a resumed file restores) can be tested without a terminal.  The app asks
+it for the bots' choices and hands it every action; it writes the record after each one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from king.bots import Bot, BotSpecError, make_bot
+from king.cards import Card
+from king.game import Game, Phase
+from king.rules import Declaration, Rules
+from king.tui.save import PlayError, default_save_path, read_saved, record_of, write_atomic
+from king.view import SeatView
+
+__all__ = ["HUMAN_NAME", "POSITIONS", "Action", "PlaySession"]
+
+#: The person's name in the saved record.
+HUMAN_NAME = "you"
+#: Where each seat sits as seen by the person: seat ``(you + 1) % 4`` plays after you.
+POSITIONS = ("You", "Left", "Top", "Right")
+
+Action = Declaration | Card
+
+
+class PlaySession:
+    """A game at a table with one person and three bots, saved after every action.
+
+    ``bots`` play the seats after ``seat`` in playing order; ``autoplay`` names a bot that
+    plays the person's seat too (for demonstrations and tests).
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        seat: int,
+        bots: Sequence[str],
+        path: Path,
+        *,
+        autoplay: str | None = None,
+        durable: bool = True,
+    ) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+            raise PlayError(f"your seat must be 0, 1, 2 or 3, not {seat!r}")
+        specs = [str(b) for b in bots]
+        if len(specs) != 3:
+            raise PlayError(f"three bots are needed, one for each other seat, not {len(specs)}")
+        self.game = game
+        self.seat = seat
+        self.bot_specs: tuple[str, str, str] = (specs[0], specs[1], specs[2])
+        self.path = path
+        self.autoplay = autoplay
+        #: Flush each save to the disk (off only where speed matters more, as in tests).
+        self.durable = durable
+        self._bots: dict[int, Bot] = {}
+        try:
+            for offset, spec in enumerate(self.bot_specs, start=1):
+                other = (seat + offset) % 4
+                self._bots[other] = make_bot(spec, seed=self._bot_seed(other))
+            if autoplay is not None:
+                self._bots[seat] = make_bot(autoplay, seed=self._bot_seed(seat))
+        except BotSpecError as error:
+            self.close()
+            raise PlayError(str(error)) from None
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        bots: Sequence[str],
+        rules: Rules,
+        seed: int | None,
+        seat: int,
+        resume: Path | None = None,
+        save: Path | None = None,
+        autoplay: str | None = None,
+        durable: bool = True,
+    ) -> PlaySession:
+        """Set up a new game, or the game saved in ``resume`` (whose own seat and bots
+        win over ``seat`` and ``bots``), and write the first save so that a path that
+        cannot be written is reported before play starts."""
+        if resume is not None:
+            saved = read_saved(resume)
+            game = saved.game
+            seat = saved.seat if saved.seat is not None else seat
+            if saved.bots is not None:
+                _check_commands(resume, saved.bots, bots)
+                bots = saved.bots
+            path = save if save is not None else resume
+        else:
+            if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+                raise PlayError(f"the seed must be a whole number, not {seed!r}")
+            game = Game(rules, seed=seed)
+            path = save if save is not None else default_save_path()
+        if save is not None:
+            _check_save_path(save, resume)
+        session = cls(game, seat, bots, path, autoplay=autoplay, durable=durable)
+        try:
+            session.save()
+        except OSError as error:
+            session.close()
+            raise PlayError(f"cannot save the game to {path}: {error.strerror}") from None
+        return session
+
+    def _bot_seed(self, seat: int) -> int:
+        """Each bot's seed follows from the game's, so a seeded game is repeatable."""
+        return (self.game.seed * 4 + seat) % (1 << 63)
+
+    # -- who sits where -------------------------------------------------------------
+
+    def position(self, seat: int) -> str:
+        """Where ``seat`` sits for the person: You, Left, Top or Right."""
+        return POSITIONS[(seat - self.seat) % 4]
+
+    def bot_spec(self, seat: int) -> str | None:
+        """The bot playing ``seat``, or ``None`` for the person's seat."""
+        if seat == self.seat:
+            return None
+        return self.bot_specs[(seat - self.seat - 1) % 4]
+
+    @property
+    def players(self) -> list[str]:
+        """The four names written to the record, seat order."""
+        return [HUMAN_NAME if s == self.seat else (self.bot_spec(s) or "") for s in range(4)]
+
+    def is_bot_turn(self) -> bool:
+        """Whether the next action is a bot's (the person's too, in autoplay)."""
+        seat = self.game.to_act
+        return seat is not None and seat in self._bots
+
+    def is_human_turn(self) -> bool:
+        """Whether the person must act now."""
+        return self.game.to_act == self.seat and self.seat not in self._bots
+
+    # -- acting -----------------------------------------------------------------------
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may see: all a bot is ever given."""
+        return self.game.view(seat)
+
+    def think(self, seat: int, view: SeatView) -> Action:
+        """The bot's choice for ``seat`` from its view; safe to call in a worker thread,
+        as it reads only the (frozen) view."""
+        return self._bots[seat].act(view)
+
+    def fallback(self) -> Action:
+        """A legal action for the seat to move, for when its bot fails."""
+        if self.game.phase is Phase.DECLARING:
+            return self.game.allowed_declarations()[0]
+        deal = self.game.deal
+        if deal is None:
+            raise PlayError("nothing can be played: the game is over")
+        return deal.legal_moves()[0]
+
+    def apply(self, action: Action) -> None:
+        """Declare or play for the seat to move, then save.  Raises the engine's
+        ``IllegalMoveError`` / ``IllegalDeclarationError`` (nothing changes then)."""
+        if isinstance(action, Declaration):
+            self.game.declare(action)
+        else:
+            self.game.play(action)
+        self.save()
+
+    def save(self) -> None:
+        """Write the record of the game so far (atomically)."""
+        write_atomic(self.path, self.text(), durable=self.durable)
+
+    def text(self) -> str:
+        """The record as JSON text, with the table setup under ``extra``."""
+        record = record_of(self.game, self.players, self.seat, self.bot_specs)
+        return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
+
+    def close(self) -> None:
+        """Release the bots (external programs)."""
+        for bot in self._bots.values():
+            bot.close()
+
+
+def _check_commands(path: Path, saved: Sequence[str], given: Sequence[str]) -> None:
+    """A saved file must not start programs by itself: external bots (``cmd:``) named
+    in it run again only when the person names the same bots with ``--bots``."""
+    commands = [spec for spec in saved if spec.strip().lower().startswith("cmd:")]
+    if commands and list(saved) != list(given):
+        raise PlayError(
+            f"the game in {path} was played against external programs ({', '.join(commands)}); "
+            f"to run them again, give the same bots: --bots {','.join(saved)!r}"
+        )
+
+
+def _check_save_path(save: Path, resume: Path | None) -> None:
+    if save.is_dir():
+        raise PlayError(f"{save} is a folder: --save needs a file name")
+    if save.exists() and (resume is None or not _same_file(save, resume)):
+        raise PlayError(
+            f"{save} already exists: choose another --save file, "
+            f"or continue that game with --resume {save}"
+        )
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False

@@ -1,0 +1,90 @@
+"""The search bot: legal and deterministic, reads endgames exactly, and beats random."""
+
+from __future__ import annotations
+
+import pytest
+
+from king.arena import ArenaConfig, run_arena
+from king.bots import BotSpecError, make_bot
+from king.bots.search import SearchBot
+from king.game import Game
+from king.record import replay
+from king.rules import PRESETS, Rules
+
+FAST = "search:time=0.02&worlds=64"
+
+
+def _play_deal(spec: str, rules: Rules, seed: int, seat_bot: int = 0) -> Game:
+    bots = [make_bot(spec if s == seat_bot else "random", seed=seed + s) for s in range(4)]
+    game = Game(rules, seed=seed)
+    while game.deal_number < 1:
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        choice = bots[seat].act(view)
+        if game.deal is None:
+            assert choice in view.legal_declarations
+            game.declare(choice)  # type: ignore[arg-type]
+        else:
+            assert choice in view.legal_cards
+            game.play(choice)  # type: ignore[arg-type]
+    return game
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_search_plays_legally_under_every_preset(preset: str) -> None:
+    for seed in range(2):
+        game = _play_deal(FAST, Rules.preset(preset), seed, seat_bot=seed % 4)
+        assert sum(game.results[0].points) == game.results[0].declaration.contract.total
+
+
+def test_search_is_deterministic_given_its_seed() -> None:
+    first = _play_deal(FAST, Rules(), 5)
+    second = _play_deal(FAST, Rules(), 5)
+    assert first.deals[0].plays == second.deals[0].plays
+    assert first.deals[0].declaration == second.deals[0].declaration
+
+
+def _endgame_record(hands: list[str], contract: str, plays: str) -> dict:  # type: ignore[type-arg]
+    return {
+        "format": "king-record/1",
+        "deals": [{"declarer": 0, "hands": hands, "contract": contract, "plays": plays}],
+    }
+
+
+def test_search_sheds_the_king_of_hearts_when_void() -> None:
+    # No King.  Seat 1 holds the KH and no diamonds; diamonds are led: it must get rid of
+    # the king at once.
+    hands = [
+        "AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D 2D",
+        "KH QH JH TH 9H AS KS QS JS TS 9S 8S 7S",
+        "AH 8H 7H 6H 5H 4H 3H 2H 6S 5S 4S 3S 2S",
+        "AC KC QC JC TC 9C 8C 7C 6C 5C 4C 3C 2C",
+    ]
+    game = replay(_endgame_record(hands, "no-king", "2D")).game
+    bot = make_bot(FAST, seed=1)
+    assert str(bot.act(game.view(1))) == "KH"
+
+
+def test_search_beats_random_on_duplicate_deals() -> None:
+    config = ArenaConfig((FAST, "random", "random", "random"), "deals", 7, seed=11)
+    report = run_arena(config)
+    assert report.abandoned == []
+    search = report.stats[FAST]
+    random_bot = report.stats["random"]
+    assert search.score.mean > 30
+    assert search.score.mean > random_bot.score.mean
+
+
+@pytest.mark.parametrize(
+    "spec", ["search:depth=2", "search:time=fast", "search:time=-1", "search:threads=0"]
+)
+def test_bad_search_options_are_refused(spec: str) -> None:
+    with pytest.raises(BotSpecError):
+        make_bot(spec)
+
+
+def test_search_options_are_read() -> None:
+    bot = make_bot("search:time=0.3&threads=1&solve=4&worlds=99", seed=2)
+    assert isinstance(bot, SearchBot)
+    assert (bot.budget, bot.threads, bot.solve_limit, bot.max_worlds) == (0.3, 1, 4, 99)
