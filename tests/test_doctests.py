@@ -1,0 +1,27 @@
+"""The examples in the docstrings of the public modules run and print what they say."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = [
+    "king.cards",
+    "king.rules",
+    "king.deal",
+    "king.game",
+    "king.record",
+    "king.bots",
+]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(name)
+    result = doctest.testmod(
+        module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False
+    )
+    assert result.attempted > 0
+    assert result.failed == 0
