@@ -37,6 +37,8 @@ __all__ = ["SearchBot"]
 
 #: Search nodes per second per thread on the reference machine (see ``king bench``).
 NODES_PER_SECOND = 1_000_000
+#: What replaying one earlier card in one world costs, to weight the worlds, in nodes.
+LIKELIHOOD_COST = 15
 
 #: What each contract is worth to its declarer on an average hand under policy play
 #: (Trumps: with the best trump suit), measured with ``scripts/calibrate_declarations.py``.  A
@@ -111,6 +113,8 @@ class SearchBot(Bot):
         batch = 16 * self.threads
         while used < self.max_worlds:
             chunk = self._worlds(view, known, sequence, rng, batch, code, trump, flags)
+            if any(seat != view.seat for seat, _ in sequence):
+                spent += LIKELIHOOD_COST * 2 * batch * len(sequence)
             values = np.zeros((len(chunk), len(ids)), dtype=np.int64)
             nodes = np.zeros(len(chunk), dtype=np.int64)
             kernel.evaluate_worlds(
@@ -139,12 +143,12 @@ class SearchBot(Bot):
         flags: int,
     ) -> NDArray[np.int64]:
         """``count`` sampled worlds (current hands); once the others have played, drawn
-        from three times as many by the likelihood of their plays so far."""
+        from twice as many by the likelihood of their plays so far."""
         others_played = any(seat != view.seat for seat, _ in sequence)
         if not others_played or self.noise >= 1.0:
-            return np.array([sample_world(known, rng) for _ in range(count)], dtype=np.int64)
-        pool = 3 * count
-        current = np.array([sample_world(known, rng) for _ in range(pool)], dtype=np.int64)
+            return _sample(known, rng, count)
+        pool = 2 * count
+        current = _sample(known, rng, pool)
         dealt = current.copy()
         for seat, card in sequence:
             dealt[:, seat] |= 1 << card
@@ -170,9 +174,7 @@ class SearchBot(Bot):
         _set_threads(self.threads)
         rng = random.Random(self.rng.getrandbits(64))
         known = constraints(view)
-        worlds = np.array(
-            [sample_world(known, rng) for _ in range(self.declare_worlds)], dtype=np.int64
-        )
+        worlds = _sample(known, rng, self.declare_worlds)
         flags = view.rules.flags
         best: Declaration | None = None
         best_score = -math.inf
@@ -195,6 +197,23 @@ class SearchBot(Bot):
         if trumps_owed + negatives_owed <= 1:
             return 0.0
         return TYPICAL_VALUE[choice.contract]
+
+
+def _sample(known: Constraints, rng: random.Random, count: int) -> NDArray[np.int64]:
+    """``count`` worlds dealt by the kernel; the rare one it cannot deal is dealt by the
+    exhaustive search of :func:`king.bots.sampler.sample_world`."""
+    worlds = np.zeros((count, 4), dtype=np.int64)
+    seed = np.array([rng.getrandbits(62) | 1], dtype=np.int64)
+    counts = np.array(known.counts, dtype=np.int64)
+    forbidden = np.array(known.forbidden, dtype=np.int64)
+    failures = kernel.sample_worlds(
+        known.unseen, counts, forbidden, known.me, known.my_hand, seed, worlds
+    )
+    if failures:
+        for row in range(count):
+            if worlds[row, known.me] == 0 and known.my_hand:
+                worlds[row] = sample_world(known, rng)
+    return worlds
 
 
 def _set_threads(threads: int) -> None:
