@@ -40,10 +40,107 @@ def main(
         bool,
         typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
     ] = False,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            "--bots",
+            help="Without a command: the three computer players, comma-separated "
+            "(default: the strongest bot in every seat).",
+        ),
+    ] = None,
+    rules: Annotated[
+        str, typer.Option("--rules", help="Without a command: classic, pagat or turkish.")
+    ] = "classic",
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="Without a command: the SQLite file of the games."),
+    ] = None,
+    new: Annotated[
+        bool, typer.Option("--new", help="Start a new game instead of resuming the last one.")
+    ] = False,
+    no_browser: Annotated[
+        bool, typer.Option("--no-browser", help="Print the address but open no browser.")
+    ] = False,
 ) -> None:
-    """King (Turkish King, Rıfkı): the rules, computer players and tools."""
-    if ctx.invoked_subcommand is None:
-        typer.echo(ctx.get_help())
+    """King (Turkish King, Rıfkı): the rules, computer players and tools.
+
+    Without a command, play in the browser against three computer players.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from king.bots import BotSpecError, strongest_bot
+    from king.rules import Rules, RulesError
+    from king.server.config import ServerSettings
+    from king.server.players import check_bot_spec
+    from king.server.run import ServeError, run_local
+    from king.server.store import default_db_path
+
+    specs = [strongest_bot()] * 3 if bots is None else [b.strip() for b in bots.split(",")]
+    if len(specs) != 3 or not all(specs):
+        raise _fail(f"--bots needs three bots separated by commas, not {bots!r}", 2)
+    try:
+        specs = [check_bot_spec(spec) for spec in specs]
+        preset = Rules.preset(rules)
+    except (BotSpecError, RulesError) as error:
+        raise _fail(str(error), 2) from None
+    settings = ServerSettings(db=db if db is not None else default_db_path())
+    try:
+        run_local(settings, specs, preset, open_browser=not no_browser, new=new, echo=typer.echo)
+    except ServeError as error:
+        raise _fail(str(error), 1) from None
+
+
+# -- king serve ------------------------------------------------------------------------
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[
+        str, typer.Option("--host", help="The address to listen on (0.0.0.0: every one).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="The SQLite file of the tables (default: the user data folder)."),
+    ] = None,
+    bot_pause: Annotated[
+        float,
+        typer.Option("--bot-pause", min=0, max=10, help="Seconds a bot waits before it moves."),
+    ] = 0.7,
+    away_after: Annotated[
+        float,
+        typer.Option(
+            "--away-after",
+            min=0,
+            max=86400,
+            help="Seconds before a bot plays for a person who has left (while others wait).",
+        ),
+    ] = 45.0,
+    stand_in: Annotated[
+        str, typer.Option("--stand-in", help="The bot that plays for an absent person.")
+    ] = "rule",
+) -> None:
+    """Serve tables in the browser for people to join with an invite link."""
+    from king.bots import BotSpecError
+    from king.server.config import ServerSettings
+    from king.server.players import check_bot_spec
+    from king.server.run import ServeError, serve
+    from king.server.store import default_db_path
+
+    try:
+        stand_in = check_bot_spec(stand_in)
+    except BotSpecError as error:
+        raise _fail(f"--stand-in: {error}", 2) from None
+    settings = ServerSettings(
+        db=db if db is not None else default_db_path(),
+        bot_pause=bot_pause,
+        away_after=away_after,
+        stand_in=stand_in,
+    )
+    try:
+        serve(settings, host, port, echo=typer.echo)
+    except ServeError as error:
+        raise _fail(str(error), 1) from None
 
 
 # -- king play -------------------------------------------------------------------------
@@ -326,7 +423,7 @@ def arena_command(
 
 # -- king bench ------------------------------------------------------------------------
 
-BENCHMARKS = ("engine", "search")
+BENCHMARKS = ("engine", "search", "load", "env")
 
 
 def _benchmark_module(name: str) -> ModuleType:
@@ -339,6 +436,7 @@ def _benchmark_module(name: str) -> ModuleType:
             if spec is None or spec.loader is None:
                 break
             module = importlib.util.module_from_spec(spec)
+            sys.modules[spec.name] = module  # dataclasses and pickling look modules up here
             spec.loader.exec_module(module)
             return module
     raise _fail(f"the benchmark {name!r} is not installed with this copy of king", 2)
@@ -368,6 +466,8 @@ def bench_command(
     if as_json:
         typer.echo(json.dumps(results))
         return
+    if not results:
+        raise _fail("no figures: the benchmarks chosen could not run here", 1)
     width = max(len(k) for k in results)
     for key, value in results.items():
         typer.echo(f"{key:<{width}}  {value:>12,}")

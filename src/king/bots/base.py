@@ -147,6 +147,8 @@ def make_bot(spec: str, seed: int = 0, *, timeout: float = 5.0) -> Bot:
         from king.bots.external import ExternalBot
 
         return ExternalBot(options, seed=seed, timeout=timeout)
+    if name == "policy" and name not in _REGISTRY:
+        from king.env import policy  # noqa: F401  (registers trained numpy policies)
     info = _REGISTRY.get(name)
     if info is None:
         known = ", ".join(sorted(_REGISTRY)) + ", cmd:COMMAND"

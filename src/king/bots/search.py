@@ -270,7 +270,7 @@ def _make(seed: int, options: dict[str, str]) -> SearchBot:
             number = kind(value)
         except ValueError:
             raise BotSpecError(f"search option {key} must be a number, not {value!r}") from None
-        if number < 0 or (kind is int and number < 1 and key != "solve"):
+        if number < 0 or (kind is int and number < 1 and key not in ("solve", "tail")):
             raise BotSpecError(f"search option {key} is out of range: {value}")
         kwargs[name] = number
     return SearchBot(seed, **kwargs)  # type: ignore[arg-type]

@@ -1,0 +1,93 @@
+"""Throughput of the RL environment: ``king_v0`` steps per second with random masked
+actions, whole games, every step observed (``last()``) as a training loop would.
+
+The baseline, timed in the same run, is the core's checked play rate (``legal_moves``
+and ``play`` on a :class:`~king.game.Game`, random choices, no observation), in actions
+per second; the ratio says what the observation vectors and the AEC bookkeeping cost,
+and compares across machines.  Needs the ``rl`` extra; without it the benchmark
+reports nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from king.game import Game, Phase
+
+
+def _timed(work: Callable[[], int], seconds: float) -> float:
+    """Run ``work`` (which returns how many steps it took) until ``seconds`` have
+    passed; return steps per second."""
+    done = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < seconds:
+        done += work()
+        elapsed = time.perf_counter() - start
+    return done / elapsed
+
+
+def core_game(seed: int) -> Callable[[], int]:
+    """One whole game through the core's checked API, random legal actions."""
+    rng = random.Random(seed)
+
+    def work() -> int:
+        game = Game(seed=rng.getrandbits(63))
+        steps = 0
+        while not game.is_over:
+            if game.phase is Phase.DECLARING:
+                game.declare(rng.choice(game.allowed_declarations()))
+            else:
+                deal = game.deal
+                assert deal is not None
+                game.play(rng.choice(deal.legal_moves()))
+            steps += 1
+        return steps
+
+    return work
+
+
+def env_game(seed: int) -> Callable[[], int]:
+    """One whole game through ``king_v0.env()``, random masked actions."""
+    from king.env import king_v0
+
+    env = king_v0.env()
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+
+    def work() -> int:
+        env.reset()
+        steps = 0
+        for _ in env.agent_iter():
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
+            steps += 1
+        return steps
+
+    return work
+
+
+def run(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
+    """Measure the environment and the core baseline for about ``seconds`` each."""
+    try:
+        import gymnasium  # noqa: F401
+        import pettingzoo  # noqa: F401
+    except ImportError:
+        print("env: skipped, the rl extra is not installed (pip install king[rl])", file=sys.stderr)
+        return {}
+    base = _timed(core_game(seed), seconds)
+    steps = _timed(env_game(seed), seconds)
+    return {
+        "env_core_actions_per_s": round(base, 1),
+        "env_steps_per_s": round(steps, 1),
+        "env_vs_core": round(steps / base, 4),
+    }

@@ -1,0 +1,84 @@
+"""King for reinforcement learning (the optional extra ``rl``): see docs/rl.md.
+
+* ``king_v0`` — a PettingZoo AEC environment, four agents (``king_v0.env()``,
+  ``king_v0.raw_env``);
+* :class:`KingVsBotsEnv` — a Gymnasium environment: one learner against three bots;
+* :func:`encode_observation`, :func:`action_mask` — the vectors both give, from one
+  seat's view only;
+* :class:`PolicyBot`, :func:`register_policy`, :class:`LinearPolicy` — any policy as a
+  bot, for ``king arena``.
+
+The observation and policy parts need only numpy and load at once (importing this
+package registers the ``policy:file=PATH`` bot); the environments load PettingZoo and
+Gymnasium on first use, so a policy served as an external bot starts quickly.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from king.env.observation import (
+    ACTION_COUNT,
+    LAYOUT,
+    OBS_SIZE,
+    action_mask,
+    action_of,
+    describe_action,
+    encode_observation,
+    field_slice,
+)
+from king.env.policy import (
+    LinearPolicy,
+    Policy,
+    PolicyBot,
+    PolicyFileError,
+    load_policy,
+    register_policy,
+)
+from king.env.table import IllegalActionError
+
+if TYPE_CHECKING:
+    from king.env import king_v0
+    from king.env.aec import env, raw_env
+    from king.env.single import KingVsBotsEnv
+
+__all__ = [
+    "ACTION_COUNT",
+    "LAYOUT",
+    "OBS_SIZE",
+    "IllegalActionError",
+    "KingVsBotsEnv",
+    "LinearPolicy",
+    "Policy",
+    "PolicyBot",
+    "PolicyFileError",
+    "action_mask",
+    "action_of",
+    "describe_action",
+    "encode_observation",
+    "env",
+    "field_slice",
+    "king_v0",
+    "load_policy",
+    "raw_env",
+    "register_policy",
+]
+
+_LAZY = {
+    "king_v0": ("king.env.king_v0", None),
+    "env": ("king.env.aec", "env"),
+    "raw_env": ("king.env.aec", "raw_env"),
+    "KingVsBotsEnv": ("king.env.single", "KingVsBotsEnv"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Load the environments (PettingZoo, Gymnasium) only when they are asked for."""
+    target = _LAZY.get(name)
+    if target is None:
+        raise AttributeError(f"module 'king.env' has no attribute {name!r}")
+    module = importlib.import_module(target[0])
+    value = module if target[1] is None else getattr(module, target[1])
+    globals()[name] = value
+    return value

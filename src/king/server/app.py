@@ -1,0 +1,328 @@
+"""The FastAPI application: the lobby and table API over HTTP, one WebSocket per
+connection for play, and the page (static files of :mod:`king.web`).
+
+Every error, over HTTP or the socket, is one JSON object that names what was wrong:
+``{"error": {"code": "...", "message": "..."}}`` over HTTP, an ``error`` message on the
+socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from king import __version__
+from king.bots import available_bots
+from king.server.config import ServerSettings
+from king.server.protocol import (
+    PROTOCOL_VERSION,
+    BotInfoModel,
+    CreateTableRequest,
+    ErrorMessage,
+    Health,
+    JoinRequest,
+    LobbyInfo,
+    SeatClaim,
+    TableInfo,
+)
+from king.server.registry import Registry
+from king.server.session import Session
+from king.server.store import EventStore, StoreError
+from king.server.tables import ActionError, Table
+
+__all__ = ["create_app", "WEB_DIR", "MAX_BODY_BYTES"]
+
+log = logging.getLogger("king.server")
+
+#: The page's static files, shipped in the package.
+WEB_DIR = Path(str(resources.files("king") / "web"))
+#: The largest HTTP request body accepted.
+MAX_BODY_BYTES = 16 * 1024
+#: Messages queued for a client that does not read them before it is dropped.
+MAX_QUEUED = 512
+
+_STATUS = {
+    "not_found": 404,
+    "invalid": 422,
+    "seat_taken": 409,
+    "bot_seat": 409,
+    "full": 409,
+    "started": 409,
+    "not_over": 409,
+    "busy": 503,
+    "server": 503,
+}
+_CODES = {400: "bad_request", 404: "not_found", 405: "method", 413: "too_large", 422: "invalid"}
+_CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'"
+)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+def _refused(error: ActionError) -> JSONResponse:
+    return _error(_STATUS.get(error.code, 409), error.code, error.message)
+
+
+class _BodyLimit:
+    """Refuse request bodies over :data:`MAX_BODY_BYTES` before they are read."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for key, value in scope.get("headers", []):
+            if key == b"content-length" and value.isdigit() and int(value) > MAX_BODY_BYTES:
+                response = _error(413, "too_large", f"the body is over {MAX_BODY_BYTES} bytes")
+                await response(scope, receive, send)
+                return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > MAX_BODY_BYTES:
+                raise HTTPException(413, f"the body is over {MAX_BODY_BYTES} bytes")
+            return message
+
+        await self.app(scope, limited, send)
+
+
+class SocketClient:
+    """Sends a connection's messages in order from its own task, so that the table
+    never waits for a slow reader; one that falls too far behind is disconnected."""
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self._ws = websocket
+        self._pending: collections.deque[str] = collections.deque()
+        self._wake = asyncio.Event()
+        self._overflow = False
+        self._closing = False
+        self._task = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, text: str) -> None:
+        if self._closing or self._overflow:
+            return
+        if len(self._pending) >= MAX_QUEUED:
+            self._overflow = True
+        else:
+            self._pending.append(text)
+        self._wake.set()
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._pending:
+                    await self._ws.send_text(self._pending.popleft())
+                if self._overflow:
+                    await self._ws.close(code=1008, reason="too slow: messages piled up")
+                    return
+                if self._closing:
+                    return
+        except Exception as error:  # the peer is gone: nothing more to send
+            log.debug("a socket stopped: %r", error)
+
+    async def close(self, code: int = 1000) -> None:
+        """Send what is queued, then close the socket."""
+        self._closing = True
+        self._wake.set()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._task, timeout=5)
+        with contextlib.suppress(Exception):
+            await self._ws.close(code=code)
+
+
+def create_app(
+    settings: ServerSettings,
+    store: EventStore | None = None,
+    on_ready: Callable[[Registry], Awaitable[None] | None] | None = None,
+) -> FastAPI:
+    """The application.  It opens the event log (unless given one), restores every
+    unfinished table, then calls ``on_ready`` (as the local game does to open its
+    table)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        own_store = (
+            store if store is not None else EventStore(settings.db, durable=settings.durable)
+        )
+        registry = Registry(own_store, settings)
+        try:
+            restored = registry.restore()
+            if restored:
+                log.warning("restored %d unfinished tables from %s", restored, settings.db)
+            app.state.registry = registry
+            if on_ready is not None:
+                result = on_ready(registry)
+                if result is not None:
+                    await result
+            yield
+        finally:
+            registry.close()
+            own_store.close()
+
+    app = FastAPI(
+        title="king",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.add_middleware(_BodyLimit)
+    _add_error_handlers(app)
+    _add_api(app)
+    _add_socket(app)
+    _add_pages(app)
+    return app
+
+
+def _registry(request: Request | WebSocket) -> Registry:
+    registry: Registry = request.app.state.registry
+    return registry
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    async def invalid(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, RequestValidationError)
+        parts = []
+        for item in exc.errors():
+            where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
+            parts.append(f"{where or 'body'}: {item.get('msg', 'invalid')}")
+        return _error(422, "invalid", "; ".join(parts))
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        code = _CODES.get(exc.status_code, "error")
+        return _error(exc.status_code, code, str(exc.detail))
+
+    async def store_error(request: Request, exc: Exception) -> Response:
+        log.error("%s", exc)
+        return _error(503, "server", "the server could not read or write its tables")
+
+    app.add_exception_handler(RequestValidationError, invalid)
+    app.add_exception_handler(HTTPException, http_error)
+    app.add_exception_handler(StoreError, store_error)
+
+
+def _find(request: Request, table_id: str) -> Table:
+    table = _registry(request).get(table_id)
+    if table is None:
+        raise HTTPException(404, f"there is no table {table_id!r}")
+    return table
+
+
+def _add_api(app: FastAPI) -> None:
+    @app.get("/api/health")
+    async def health() -> Health:
+        return Health(ok=True, version=__version__, protocol=PROTOCOL_VERSION)
+
+    @app.get("/api/bots")
+    async def bots() -> list[BotInfoModel]:
+        return [
+            BotInfoModel(name=b.name, summary=b.summary, strength=b.strength)
+            for b in available_bots()
+        ]
+
+    @app.get("/api/tables")
+    async def lobby(request: Request) -> LobbyInfo:
+        return _registry(request).lobby()
+
+    @app.post("/api/tables", status_code=201, response_model=SeatClaim)
+    async def create(request: Request, body: CreateTableRequest) -> Any:
+        try:
+            table, seat, token = _registry(request).create(body)
+        except ActionError as error:
+            return _refused(error)
+        return SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
+
+    @app.get("/api/tables/{table_id}")
+    async def table_info(request: Request, table_id: str) -> TableInfo:
+        return _find(request, table_id).info()
+
+    @app.post("/api/tables/{table_id}/join", response_model=SeatClaim)
+    async def join(request: Request, table_id: str, body: JoinRequest) -> Any:
+        table = _find(request, table_id)
+        try:
+            seat, token = table.claim(body.name, body.seat)
+        except ActionError as error:
+            return _refused(error)
+        return SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
+
+    @app.get("/api/tables/{table_id}/record")
+    async def record(request: Request, table_id: str) -> Response:
+        table = _find(request, table_id)
+        if table.status != "over":
+            return _refused(
+                ActionError("not_over", "the game is not over: its record would show hands in play")
+            )
+        headers = {"Content-Disposition": f'attachment; filename="king-{table.id}.json"'}
+        return JSONResponse(table.record(), headers=headers)
+
+
+def _add_socket(app: FastAPI) -> None:
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        await websocket.accept()
+        client = SocketClient(websocket)
+        try:
+            table = _registry(websocket).get(table_id)
+        except StoreError as error:
+            log.error("%s", error)
+            table = None
+        if table is None:
+            message = ErrorMessage(code="not_found", message=f"there is no table {table_id!r}")
+            client.send(message.model_dump_json())
+            await client.close(code=4404)
+            return
+        session = Session(table, client)
+        try:
+            while True:
+                received = await websocket.receive()
+                if received["type"] == "websocket.disconnect":
+                    break
+                text = received.get("text")
+                try:
+                    session.receive(text if text is not None else received.get("bytes") or b"")
+                except Exception:  # a bug must not take the connection or the table down
+                    log.exception("table %s: a message could not be handled", table_id)
+                    session.error("server", "the server failed to handle this message")
+        finally:
+            session.close()
+            await client.close()
+
+
+def _add_pages(app: FastAPI) -> None:
+    headers = {"Content-Security-Policy": _CSP, "Cache-Control": "no-cache"}
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", headers=headers)
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return FileResponse(WEB_DIR / "table.html", headers=headers)
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")

@@ -1,0 +1,138 @@
+"""Who plays a seat when no person does: the seat's own bot, or a stand-in for a
+person who has been away longer than ``away_after`` while someone else at the table
+waits.  One bot move at a time per table; the thinking happens in the bot threads."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from king.bots import Bot, make_bot
+from king.server.players import bot_seed
+
+if TYPE_CHECKING:
+    from king.server.tables import Seat, Table
+
+__all__ = ["Autoplay"]
+
+log = logging.getLogger("king.server")
+
+
+class Autoplay:
+    """The bots of one table, and the timers that wake them."""
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+        self._bots: dict[tuple[int, bool], Bot] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._closed = False
+
+    def bot_for(self, seat: int) -> Bot | None:
+        """The bot that plays ``seat`` now, if any."""
+        table = self.table
+        info = table.seats[seat]
+        if info.kind == "bot":
+            key, spec = (seat, False), info.bot or "random"
+        elif self.stands_in(info):
+            key, spec = (seat, True), table.settings.stand_in
+        else:
+            return None
+        bot = self._bots.get(key)
+        if bot is None:
+            bot = make_bot(spec, seed=bot_seed(table.seed, seat, key[1]))
+            self._bots[key] = bot
+        return bot
+
+    def stands_in(self, seat: Seat) -> bool:
+        """Whether a bot plays for this person now: they have been gone for
+        ``away_after`` seconds and another person at the table is connected."""
+        table = self.table
+        if seat.kind != "human" or seat.token_hash is None or table.connected(seat.number):
+            return False
+        if time.monotonic() - seat.away_since < table.settings.away_after:
+            return False
+        return any(
+            s.kind == "human" and s.number != seat.number and table.connected(s.number)
+            for s in table.seats
+        )
+
+    def kick(self) -> None:
+        """Start the bot whose turn it is, if any."""
+        table = self.table
+        if self._closed or self._task is not None or not table.accepts_moves:
+            return
+        seat = table.game.to_act
+        if seat is None or self.bot_for(seat) is None:
+            return
+        self._task = asyncio.get_running_loop().create_task(self._turn(seat, table.seq))
+
+    async def _turn(self, seat: int, seq: int) -> None:
+        table = self.table
+        try:
+            pause = table.settings.bot_pause
+            if pause > 0:
+                deal = table.game.deal
+                if deal is None or not deal.current_trick:
+                    pause *= 2  # a trick or a deal has just ended: let people see it
+                await asyncio.sleep(pause)
+            bot = self.bot_for(seat)
+            if bot is None or table.seq != seq:
+                return
+            action = await table.runner.choose(bot, table.game.view(seat))
+            if table.seq != seq or self.bot_for(seat) is not bot:
+                return  # the person came back, or the position changed meanwhile
+            table.act_for_bot(seat, action)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: seat %d's bot failed", table.id, seat)
+        finally:
+            self._task = None
+            if not self._closed:
+                self.kick()
+
+    def watch_absences(self) -> None:
+        """Wake up when the next absent person's grace time runs out."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        table = self.table
+        if self._closed or table.status == "over":
+            return
+        now = time.monotonic()
+        due = [
+            s.away_since + table.settings.away_after
+            for s in table.seats
+            if s.kind == "human" and s.token_hash is not None and not table.connected(s.number)
+        ]
+        future = [t for t in due if t > now]
+        if future:
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(min(future) - now + 0.01, self._absence_due)
+
+    def _absence_due(self) -> None:
+        self._timer = None
+        self.table.announce_table()
+        self.kick()
+        self.watch_absences()
+
+    def close_bots(self) -> None:
+        """Release the bots (at the end of the game, or at shutdown)."""
+        for bot in self._bots.values():
+            try:
+                bot.close()
+            except Exception:
+                log.exception("table %s: a bot failed to close", self.table.id)
+        self._bots.clear()
+
+    def close(self) -> None:
+        """Stop the bot and the timer for good."""
+        self._closed = True
+        if self._task is not None:
+            self._task.cancel()
+        if self._timer is not None:
+            self._timer.cancel()
+        self.close_bots()

@@ -1,0 +1,96 @@
+"""What each connection is told about the game: built from one seat's
+:class:`~king.view.SeatView` and nothing else, so another seat's hand cannot leak.
+
+A spectator gets seat 0's view with the hand taken out: every other field of a view is
+public (cards played, declarations, scores).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from king.game import Game, Phase
+from king.rules import ALL_DECLARATIONS, NEGATIVES_PER_PLAYER, Contract
+from king.server.protocol import (
+    DeclarationChoice,
+    GameView,
+    PublicEvent,
+    StateMessage,
+    TrickInfo,
+)
+
+__all__ = ["state_message", "declaration_choices", "last_trick", "hand_sizes"]
+
+Why = Literal["trumps_done", "negatives_done", "played_twice"]
+
+
+def declaration_choices(game: Game) -> list[DeclarationChoice]:
+    """The ten declarations for the declarer: each allowed or not, with the reason."""
+    seat = game.declarer
+    choices = []
+    for declaration in ALL_DECLARATIONS:
+        reason = game.refusal(declaration)
+        why: Why | None = None
+        if reason is not None:
+            if declaration.contract is Contract.TRUMPS:
+                why = "trumps_done"
+            elif game.negatives_declared(seat) >= NEGATIVES_PER_PLAYER:
+                why = "negatives_done"
+            else:
+                why = "played_twice"
+        choices.append(
+            DeclarationChoice(
+                contract=declaration.contract.value,
+                trump=None if declaration.trump is None else declaration.trump.letter,
+                title=declaration.title,
+                allowed=reason is None,
+                why=why,
+                reason=reason,
+            )
+        )
+    return choices
+
+
+def last_trick(game: Game) -> TrickInfo | None:
+    """The most recently completed trick, of this deal or the one before (public)."""
+    for deal in reversed(game.deals):
+        tricks = deal.tricks
+        if tricks:
+            trick = tricks[-1]
+            return TrickInfo(
+                leader=trick.leader, cards=[str(c) for c in trick.cards], winner=trick.winner
+            )
+    return None
+
+
+def hand_sizes(game: Game) -> list[int]:
+    """How many cards each seat holds: public, and all a spectator learns of a hand."""
+    if game.phase in (Phase.PLAYING, Phase.DECLARING):
+        return [len(game.hand(seat)) for seat in range(4)]
+    return [0, 0, 0, 0]
+
+
+def state_message(game: Game, seat: int | None, seq: int, event: PublicEvent | None) -> str:
+    """The ``state`` message for one seat (``None``: a spectator), as JSON text."""
+    view = game.view(0 if seat is None else seat)
+    data = view.to_json()
+    legal: list[str] = []
+    choices: list[DeclarationChoice] = []
+    if seat is None:
+        data["seat"] = None
+        data["hand"] = []
+    else:
+        legal = [str(card) for card in view.legal_cards]
+        if view.legal_declarations:
+            choices = declaration_choices(game)
+    message = StateMessage(
+        seq=seq,
+        event=event,
+        view=GameView.model_validate(data),
+        legal=legal,
+        declarations=choices,
+        hand_sizes=hand_sizes(game),
+        last_trick=last_trick(game),
+        obligations=[list(game.obligations(s)) for s in range(4)],
+    )
+    return message.model_dump_json()

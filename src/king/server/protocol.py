@@ -1,0 +1,405 @@
+"""The messages of the table WebSocket and the HTTP API, defined once as pydantic models.
+
+docs/web-protocol.md describes them for people; this module is what the server checks
+and writes.  Every WebSocket message is a JSON object with ``v`` (the protocol version)
+and ``type``.  A message a client sends is refused with an :class:`ErrorMessage` that
+names what was wrong, and nothing changes at the table.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "MAX_MESSAGE_BYTES",
+    "ProtocolError",
+    "ClientMessage",
+    "HelloMessage",
+    "WatchMessage",
+    "DeclareMessage",
+    "PlayMessage",
+    "PingMessage",
+    "ServerMessage",
+    "WelcomeMessage",
+    "TableMessage",
+    "StateMessage",
+    "ErrorMessage",
+    "PongMessage",
+    "SeatInfo",
+    "TableInfo",
+    "GameView",
+    "TrickInfo",
+    "TrickCard",
+    "ResultInfo",
+    "PublicEvent",
+    "DeclarationChoice",
+    "SeatRequest",
+    "CreateTableRequest",
+    "JoinRequest",
+    "SeatClaim",
+    "LobbyInfo",
+    "BotInfoModel",
+    "Health",
+    "parse_client_message",
+    "describe_validation_error",
+]
+
+#: The version every message carries in ``v``.  A client speaking another is refused.
+PROTOCOL_VERSION = 1
+#: The largest message a client may send, in bytes (a move is about 50).
+MAX_MESSAGE_BYTES = 4096
+
+Suit = Literal["S", "H", "D", "C"]
+#: A suit letter in a message the server writes.
+SuitText = Annotated[str, Field(pattern="^[SHDC]$")]
+Name = Annotated[str, Field(min_length=1, max_length=32)]
+
+
+class ProtocolError(ValueError):
+    """A client message that cannot be accepted; ``code`` is a stable word for
+    programs (``bad_json``, ``too_large``, ``invalid``, ``version``, …)."""
+
+    def __init__(self, code: str, message: str, about: str | None = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.about = about
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# -- client -> server -------------------------------------------------------------------
+
+
+class HelloMessage(_Model):
+    """Claim a seat with the token that joining it gave (first message of a player)."""
+
+    v: Literal[1]
+    type: Literal["hello"]
+    token: Annotated[str, Field(min_length=1, max_length=128)]
+
+
+class WatchMessage(_Model):
+    """Watch the table as a spectator: the table's public view, no hand."""
+
+    v: Literal[1]
+    type: Literal["watch"]
+
+
+class DeclareMessage(_Model):
+    """The declarer's choice: a contract id, and the trump suit for ``trumps``."""
+
+    v: Literal[1]
+    type: Literal["declare"]
+    contract: Annotated[str, Field(min_length=1, max_length=20)]
+    trump: Suit | None = None
+
+
+class PlayMessage(_Model):
+    """Play a card of the seat's hand, written ``QS``, ``TH`` or ``10H``."""
+
+    v: Literal[1]
+    type: Literal["play"]
+    card: Annotated[str, Field(min_length=2, max_length=3)]
+
+
+class PingMessage(_Model):
+    """Ask for a ``pong`` (keeps proxies from closing an idle socket)."""
+
+    v: Literal[1]
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    HelloMessage | WatchMessage | DeclareMessage | PlayMessage | PingMessage,
+    Field(discriminator="type"),
+]
+_CLIENT_TYPES = ("hello", "watch", "declare", "play", "ping")
+_client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+def describe_validation_error(error: ValidationError) -> str:
+    """One line naming each wrong field and what was wrong with it."""
+    parts = []
+    for item in error.errors(include_url=False):
+        where = ".".join(str(p) for p in item["loc"] if p not in _CLIENT_TYPES)
+        parts.append(f"{where or 'message'}: {item['msg']}")
+    return "; ".join(parts)
+
+
+def parse_client_message(data: str | bytes) -> ClientMessage:
+    """Read one client message, or raise :class:`ProtocolError` saying what is wrong:
+    too large, not JSON, not an object, another protocol version, an unknown type, or a
+    missing, extra or ill-typed field."""
+    size = len(data.encode() if isinstance(data, str) else data)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError(
+            "too_large", f"the message has {size} bytes; the limit is {MAX_MESSAGE_BYTES}"
+        )
+    try:
+        raw = json.loads(data)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise ProtocolError("bad_json", f"the message is not JSON: {error}") from None
+    if not isinstance(raw, dict):
+        raise ProtocolError("invalid", f"a message is a JSON object, not {type(raw).__name__}")
+    kind = raw.get("type")
+    about = kind if isinstance(kind, str) and kind in _CLIENT_TYPES else None
+    version = raw.get("v")
+    if version != PROTOCOL_VERSION:
+        raise ProtocolError(
+            "version",
+            f'protocol version {version!r} is not spoken here: send "v": {PROTOCOL_VERSION}',
+            about,
+        )
+    if about is None:
+        raise ProtocolError(
+            "invalid",
+            f"unknown message type {kind!r}: use one of {', '.join(_CLIENT_TYPES)}",
+        )
+    try:
+        return _client_adapter.validate_python(raw)
+    except ValidationError as error:
+        raise ProtocolError("invalid", describe_validation_error(error), about) from None
+
+
+# -- the pieces of server messages ------------------------------------------------------
+
+
+class SeatInfo(_Model):
+    """Who sits in a seat, as everyone at the table may know it."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    name: str | None
+    bot: str | None = None
+    #: A person has joined this seat (always true for a bot seat).
+    claimed: bool
+    #: A person is connected to this seat now.
+    connected: bool = False
+    #: A bot is playing for this person, who is away (see ``away_after``).
+    stand_in: bool = False
+
+
+class TableInfo(_Model):
+    """A table as the lobby and the players see it."""
+
+    id: str
+    status: Literal["waiting", "playing", "over"]
+    rules: str | dict[str, Any]
+    seats: list[SeatInfo]
+    spectators: int = 0
+    deal: int = 0
+    created: float
+
+
+class TrickCard(_Model):
+    """One card of the trick in progress."""
+
+    seat: int
+    card: str
+
+
+class TrickInfo(_Model):
+    """A completed trick: who led, the four cards in playing order, who won it."""
+
+    leader: int
+    cards: list[str]
+    winner: int
+
+
+class ResultInfo(_Model):
+    """A finished deal's contract and each seat's points."""
+
+    declarer: int
+    contract: str
+    trump: SuitText | None
+    points: list[int]
+
+
+class GameView(BaseModel):
+    """:meth:`king.view.SeatView.to_json`, field for field: everything one seat may
+    see.  A spectator's view has ``seat`` null and an empty ``hand``."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    seat: int | None
+    rules: str | dict[str, Any]
+    phase: Literal["dealing", "declaring", "playing", "over"]
+    deal: int
+    declarer: int
+    contract: str | None
+    trump: SuitText | None
+    hand: list[str]
+    to_act: int | None
+    leader: int | None
+    trick: list[TrickCard]
+    tricks: list[TrickInfo]
+    points: list[int]
+    tricks_won: list[int]
+    totals: list[int]
+    trumps_declared: list[int]
+    negatives_declared: list[int]
+    contract_counts: dict[str, int]
+    results: list[ResultInfo]
+
+
+class PublicEvent(_Model):
+    """What just happened, as everyone saw it (never a hidden card)."""
+
+    kind: Literal["start", "declare", "play", "resume"]
+    seat: int | None = None
+    contract: str | None = None
+    trump: SuitText | None = None
+    card: str | None = None
+    #: Set when this card completed a trick: the trick's winner.
+    winner: int | None = None
+    #: Set when this card ended the deal.
+    deal_over: bool = False
+
+
+class DeclarationChoice(_Model):
+    """One of the ten declarations, for the declarer: allowed or not, and why not.
+
+    ``why`` is a stable word for translations: ``trumps_done`` (two Trumps declared),
+    ``negatives_done`` (three negative contracts declared) or ``played_twice``.
+    """
+
+    contract: str
+    trump: SuitText | None
+    title: str
+    allowed: bool
+    why: Literal["trumps_done", "negatives_done", "played_twice"] | None = None
+    reason: str | None = None
+
+
+# -- server -> client -------------------------------------------------------------------
+
+
+class WelcomeMessage(_Model):
+    """The answer to ``hello`` or ``watch``: your role, your seat and the table."""
+
+    v: Literal[1] = 1
+    type: Literal["welcome"] = "welcome"
+    role: Literal["player", "spectator"]
+    seat: int | None
+    table: TableInfo
+    #: The server's pause before each bot move, so that the page can pace animations.
+    bot_pause_ms: int
+    #: Seconds after which a bot stands in for an absent person.
+    away_after: float
+
+
+class TableMessage(_Model):
+    """The table changed: someone joined, connected, left, or a stand-in took over."""
+
+    v: Literal[1] = 1
+    type: Literal["table"] = "table"
+    table: TableInfo
+
+
+class StateMessage(_Model):
+    """The game as this connection may see it, after the event in ``event``.
+
+    ``seq`` counts the table's stored events, so a client can tell new from old.
+    ``legal`` lists the cards this seat may play now and ``declarations`` the ten
+    choices when it must declare (both empty otherwise).
+    """
+
+    v: Literal[1] = 1
+    type: Literal["state"] = "state"
+    seq: int
+    event: PublicEvent | None
+    view: GameView
+    legal: list[str]
+    declarations: list[DeclarationChoice]
+    hand_sizes: list[int]
+    last_trick: TrickInfo | None
+    #: For each seat: Trumps still owed, negative contracts still owed.
+    obligations: list[list[int]]
+
+
+class ErrorMessage(_Model):
+    """A message was refused; nothing changed.  ``about`` is the refused message's type."""
+
+    v: Literal[1] = 1
+    type: Literal["error"] = "error"
+    code: str
+    message: str
+    about: str | None = None
+
+
+class PongMessage(_Model):
+    """The answer to ``ping``."""
+
+    v: Literal[1] = 1
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = WelcomeMessage | TableMessage | StateMessage | ErrorMessage | PongMessage
+
+
+# -- HTTP -------------------------------------------------------------------------------
+
+
+class SeatRequest(_Model):
+    """A seat of a new table: for a person, or for a bot (by its registered name)."""
+
+    kind: Literal["human", "bot"]
+    bot: Annotated[str, Field(min_length=1, max_length=60)] | None = None
+
+
+class CreateTableRequest(_Model):
+    """``POST /api/tables``: the rules, the four seats, and the creator's seat."""
+
+    rules: Annotated[str, Field(max_length=20)] | dict[str, bool | str] = "classic"
+    seats: Annotated[list[SeatRequest], Field(min_length=4, max_length=4)]
+    #: The creator's seat (a ``human`` one), or null to only watch.
+    seat: Annotated[int, Field(ge=0, le=3)] | None = 0
+    name: Name = "Player"
+    seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+
+
+class JoinRequest(_Model):
+    """``POST /api/tables/{id}/join``: a name, and a seat (the first free one if null)."""
+
+    name: Name
+    seat: Annotated[int, Field(ge=0, le=3)] | None = None
+
+
+class SeatClaim(_Model):
+    """A claimed seat: keep the token secret; it is the only way to act for the seat."""
+
+    table: str
+    seat: int | None
+    token: str | None
+    #: The page that joins a free seat of this table.
+    invite: str
+
+
+class LobbyInfo(_Model):
+    """``GET /api/tables``: tables open or in play, and recently finished ones."""
+
+    open: list[TableInfo]
+    finished: list[TableInfo]
+
+
+class BotInfoModel(_Model):
+    """A bot that a seat may be given."""
+
+    name: str
+    summary: str
+    strength: int
+
+
+class Health(_Model):
+    """``GET /api/health``: the server is up."""
+
+    ok: bool
+    version: str
+    protocol: int

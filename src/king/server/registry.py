@@ -1,0 +1,161 @@
+"""The tables this process owns: creating them, finding them, and bringing the
+unfinished ones back from the event log when the server starts."""
+
+from __future__ import annotations
+
+import logging
+import re
+import secrets
+from collections import OrderedDict
+from typing import Literal
+
+from king.bots import BotSpecError
+from king.rules import Rules, RulesError
+from king.server.config import ServerSettings
+from king.server.players import BotRunner, check_bot_spec
+from king.server.protocol import CreateTableRequest, LobbyInfo
+from king.server.store import EventStore, StoreError
+from king.server.tables import ActionError, Table
+
+__all__ = ["Registry", "TABLE_ID"]
+
+log = logging.getLogger("king.server")
+
+#: What a table id looks like (ids come from ``secrets.token_urlsafe``).
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
+_FINISHED_CACHE = 32
+
+
+class Registry:
+    """Every table of one server process, keyed by id."""
+
+    def __init__(self, store: EventStore, settings: ServerSettings) -> None:
+        self.store = store
+        self.settings = settings
+        self.runner = BotRunner(settings.bot_threads)
+        self._tables: dict[str, Table] = {}
+        self._finished: OrderedDict[str, Table] = OrderedDict()
+
+    def restore(self) -> int:
+        """Load every unfinished table from the log; returns how many came back.  A
+        table whose log does not replay is reported and left alone."""
+        count = 0
+        for status in ("waiting", "playing"):
+            for table_id in self.store.table_ids(status):
+                try:
+                    table = self._load(table_id)
+                except StoreError as error:
+                    log.error("table %s was not restored: %s", table_id, error)
+                    continue
+                if table.status == "over":
+                    self._remember_finished(table)
+                else:
+                    self._tables[table_id] = table
+                    count += 1
+        return count
+
+    def _load(self, table_id: str) -> Table:
+        events = self.store.events(table_id)
+        return Table.restore(
+            table_id, events, store=self.store, settings=self.settings, runner=self.runner
+        )
+
+    def create(self, request: CreateTableRequest) -> tuple[Table, int | None, str | None]:
+        """A new table; returns it with the creator's seat and token (if they sit)."""
+        self._prune()
+        if len(self._tables) >= self.settings.max_tables:
+            raise ActionError("busy", "this server has as many open tables as it can hold")
+        try:
+            rules = Rules.from_spec(request.rules)
+        except RulesError as error:
+            raise ActionError("invalid", f"rules: {error}") from None
+        seats: list[tuple[Literal["human", "bot"], str | None]] = []
+        for number, wanted in enumerate(request.seats):
+            if wanted.kind == "human":
+                if wanted.bot is not None:
+                    raise ActionError("invalid", f"seat {number} is for a person: give no bot")
+                seats.append(("human", None))
+                continue
+            if wanted.bot is None:
+                raise ActionError("invalid", f"seat {number} is a bot's: name the bot")
+            try:
+                seats.append(("bot", check_bot_spec(wanted.bot)))
+            except BotSpecError as error:
+                raise ActionError("invalid", f"seat {number}: {error}") from None
+        if request.seat is not None and seats[request.seat][0] != "human":
+            raise ActionError("invalid", f"seat {request.seat} is a bot's: sit in a person's seat")
+        seed = request.seed if request.seed is not None else secrets.randbits(63)
+        table_id = self._new_id()
+        table = Table.create(
+            table_id,
+            rules=rules,
+            seed=seed,
+            seats=seats,
+            store=self.store,
+            settings=self.settings,
+            runner=self.runner,
+        )
+        self._tables[table_id] = table
+        if request.seat is None:
+            return table, None, None
+        seat, token = table.claim(request.name, request.seat)
+        return table, seat, token
+
+    def _new_id(self) -> str:
+        while True:
+            table_id = secrets.token_urlsafe(6)
+            if table_id not in self._tables and not self.store.exists(table_id):
+                return table_id
+
+    def get(self, table_id: str) -> Table | None:
+        """The table of this id: open, or finished (read back from the log)."""
+        if not TABLE_ID.match(table_id):
+            return None
+        table = self._tables.get(table_id) or self._finished.get(table_id)
+        if table is not None:
+            return table
+        if not self.store.exists(table_id):
+            return None
+        table = self._load(table_id)
+        if table.status == "over":
+            self._remember_finished(table)
+        else:  # only a table this process failed to restore gets here
+            self._tables[table_id] = table
+        return table
+
+    def _prune(self) -> None:
+        """Move finished tables nobody watches out of the open ones."""
+        for table_id, table in list(self._tables.items()):
+            if table.status == "over" and not table.has_clients:
+                del self._tables[table_id]
+                self._remember_finished(table)
+
+    def _remember_finished(self, table: Table) -> None:
+        self._finished[table.id] = table
+        self._finished.move_to_end(table.id)
+        while len(self._finished) > _FINISHED_CACHE:
+            self._finished.popitem(last=False)
+
+    def lobby(self, finished: int = 10) -> LobbyInfo:
+        """Tables waiting for players or in play, and the latest finished ones."""
+        self._prune()
+        open_tables = sorted(self._tables.values(), key=lambda t: -t.created)
+        done: list[Table] = []
+        for table_id in self.store.table_ids("over", finished):
+            try:
+                finished_table = self.get(table_id)
+            except StoreError as error:
+                log.error("%s", error)
+                continue
+            if finished_table is not None:
+                done.append(finished_table)
+        return LobbyInfo(
+            open=[t.info() for t in open_tables if t.status != "over"],
+            finished=[t.info() for t in done],
+        )
+
+    def close(self) -> None:
+        """Stop every table's bots and timers, and the bot threads."""
+        for table in [*self._tables.values(), *self._finished.values()]:
+            table.close()
+        self.runner.close()

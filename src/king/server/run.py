@@ -1,0 +1,162 @@
+"""Starting the server: ``king serve`` for friends, and ``king`` for a local game
+against three computer players in the browser."""
+
+from __future__ import annotations
+
+import json
+import logging
+import socket
+import sys
+import threading
+import webbrowser
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import uvicorn
+
+from king.rules import Rules
+from king.server.app import create_app
+from king.server.config import ServerSettings
+from king.server.protocol import CreateTableRequest, SeatRequest
+from king.server.registry import Registry
+from king.server.store import EventStore, StoreError
+
+__all__ = ["ServeError", "serve", "run_local", "bind", "WS_MAX_BYTES"]
+
+#: The largest WebSocket message uvicorn reads; bigger ones close the connection (1009).
+#: Anything from 4 KiB (the protocol's limit) to this size gets an ``error`` message.
+WS_MAX_BYTES = 4 * 1024 * 1024
+LOCAL_NAME = "You"
+
+
+class ServeError(RuntimeError):
+    """The server cannot start: the port is taken, the database is locked, …"""
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket (``port`` 0: any free port), bound before uvicorn starts so
+    that the URL printed is the one that works."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        raise ServeError(f"cannot listen on {host}:{port}: {error.strerror}") from None
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def _url(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    if ":" in host:
+        host = f"[{host}]"
+    if host in ("0.0.0.0", "[::]"):
+        host = socket.gethostname()
+    return f"http://{host}:{port}"
+
+
+def _open_store(settings: ServerSettings) -> EventStore:
+    try:
+        return EventStore(settings.db, durable=settings.durable)
+    except StoreError as error:
+        raise ServeError(str(error)) from None
+
+
+def _run(
+    settings: ServerSettings,
+    sock: socket.socket,
+    on_ready: Callable[[Registry], None] | None,
+    log_level: str,
+) -> None:
+    store = _open_store(settings)
+    app = create_app(settings, store, on_ready)
+    config = uvicorn.Config(
+        app,
+        log_level=log_level,
+        ws_max_size=WS_MAX_BYTES,
+        lifespan="on",
+        timeout_graceful_shutdown=3,
+    )
+    logging.basicConfig(level=logging.WARNING, format="king: %(message)s")
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    finally:
+        sock.close()
+
+
+def serve(
+    settings: ServerSettings,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    echo: Callable[[str], None] = print,
+    log_level: str = "warning",
+) -> None:
+    """Serve tables until interrupted (Ctrl-C or SIGTERM)."""
+    sock = bind(host, port)
+    url = _url(sock)
+
+    def ready(registry: Registry) -> None:
+        echo(f"king: serving tables at {url}/ (database {settings.db}); Ctrl-C stops")
+        sys.stdout.flush()
+
+    _run(settings, sock, ready, log_level)
+
+
+def run_local(
+    settings: ServerSettings,
+    bots: Sequence[str],
+    rules: Rules,
+    *,
+    open_browser: bool = True,
+    new: bool = False,
+    echo: Callable[[str], None] = print,
+) -> None:
+    """Serve on 127.0.0.1 (a free port) and open the browser at a table where the person
+    plays seat 0 against ``bots``.  The last unfinished local game is resumed unless
+    ``new`` is set; its table and token are kept beside the database."""
+    sock = bind("127.0.0.1", 0)
+    url = _url(sock)
+    saved = settings.db.with_name("local-table.json")
+
+    def ready(registry: Registry) -> None:
+        table_id, token = _local_table(registry, saved, bots, rules, new)
+        address = f"{url}/t/{table_id}#token={token}"
+        echo(f"king: your table is at {address}")
+        echo("king: Ctrl-C stops the server (the game is saved; `king` resumes it)")
+        sys.stdout.flush()
+        if open_browser:
+            threading.Thread(target=webbrowser.open, args=(address,), daemon=True).start()
+
+    _run(settings, sock, ready, "warning")
+
+
+def _local_table(
+    registry: Registry, saved: Path, bots: Sequence[str], rules: Rules, new: bool
+) -> tuple[str, str]:
+    """The local game to open: the saved unfinished one, or a new one."""
+    if not new and saved.is_file():
+        try:
+            data = json.loads(saved.read_text(encoding="utf-8"))
+            table = registry.get(str(data["table"]))
+            token = str(data["token"])
+            if table is not None and table.status != "over" and table.authenticate(token) == 0:
+                return table.id, token
+        except (OSError, ValueError, KeyError, TypeError, StoreError):
+            pass  # an unreadable note only means a new game
+    seats = [SeatRequest(kind="human")] + [SeatRequest(kind="bot", bot=b) for b in bots]
+    spec = rules.to_spec()
+    request = CreateTableRequest(
+        rules=spec if isinstance(spec, str) else dict(spec), seats=seats, seat=0, name=LOCAL_NAME
+    )
+    table, _, new_token = registry.create(request)
+    assert new_token is not None
+    try:
+        saved.write_text(json.dumps({"table": table.id, "token": new_token}), encoding="utf-8")
+        saved.chmod(0o600)
+    except OSError:
+        pass  # the game still works; it just cannot be resumed by `king`
+    return table.id, new_token

@@ -1,0 +1,91 @@
+"""One WebSocket connection's side of the protocol: who it is (nobody yet, a seat, or a
+spectator) and what it may do.  Kept apart from FastAPI so that the rules of the
+conversation read in one place; every refusal is an ``error`` message and the
+connection, like the table, goes on."""
+
+from __future__ import annotations
+
+from king.cards import Card, CardParseError, Suit
+from king.rules import Contract, Declaration, RulesError
+from king.server.protocol import (
+    DeclareMessage,
+    ErrorMessage,
+    HelloMessage,
+    PingMessage,
+    PlayMessage,
+    PongMessage,
+    ProtocolError,
+    WatchMessage,
+    parse_client_message,
+)
+from king.server.tables import ActionError, Client, Table
+
+__all__ = ["Session"]
+
+
+class Session:
+    """The state of one connection to one table."""
+
+    def __init__(self, table: Table, client: Client) -> None:
+        self.table = table
+        self.client = client
+        self.joined = False
+        self.seat: int | None = None
+
+    def error(self, code: str, message: str, about: str | None = None) -> None:
+        """Tell the client what was refused and why."""
+        self.client.send(ErrorMessage(code=code, message=message, about=about).model_dump_json())
+
+    def receive(self, data: str | bytes) -> None:
+        """Handle one message from the client."""
+        try:
+            message = parse_client_message(data)
+        except ProtocolError as error:
+            self.error(error.code, error.message, error.about)
+            return
+        try:
+            if isinstance(message, PingMessage):
+                self.client.send(PongMessage().model_dump_json())
+            elif isinstance(message, HelloMessage | WatchMessage):
+                self._join(message)
+            else:
+                self._act(message)
+        except ActionError as error:
+            self.error(error.code, error.message, message.type)
+
+    def _join(self, message: HelloMessage | WatchMessage) -> None:
+        if self.joined:
+            raise ActionError("already_joined", "this connection has already joined the table")
+        seat: int | None = None
+        if isinstance(message, HelloMessage):
+            seat = self.table.authenticate(message.token)
+            if seat is None:
+                raise ActionError("bad_token", "this token claims no seat at this table")
+        self.table.attach(self.client, seat)
+        self.joined = True
+        self.seat = seat
+
+    def _act(self, message: DeclareMessage | PlayMessage) -> None:
+        if not self.joined:
+            raise ActionError("not_joined", "send hello with your seat's token first")
+        if self.seat is None:
+            raise ActionError("spectator", "a spectator cannot play")
+        action: Declaration | Card
+        if isinstance(message, DeclareMessage):
+            try:
+                contract = Contract.parse(message.contract)
+                trump = None if message.trump is None else Suit.parse(message.trump)
+                action = Declaration(contract, trump)
+            except (RulesError, CardParseError) as error:
+                raise ActionError("invalid", str(error)) from None
+        else:
+            try:
+                action = Card.parse(message.card)
+            except CardParseError as error:
+                raise ActionError("invalid", str(error)) from None
+        self.table.act(self.seat, action)
+
+    def close(self) -> None:
+        """The connection is gone."""
+        if self.joined:
+            self.table.detach(self.client)

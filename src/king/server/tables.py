@@ -1,0 +1,462 @@
+"""One table: its seats, its game, who is connected, and the bots that play.
+
+A table is the fold of its stored events.  A live action is checked by the core first,
+then appended to the event log, then applied with the very code that replays the log
+after a restart, and only then announced: so what the players were told is always what
+the log holds.  Everything here runs on the event loop; only bots think elsewhere.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from king.cards import Card, CardSet
+from king.deal import IllegalMoveError
+from king.game import Game, Phase
+from king.record import to_record
+from king.rules import Declaration, Rules
+from king.server.autoplay import Autoplay
+from king.server.config import ServerSettings
+from king.server.messages import state_message
+from king.server.players import BotRunner
+from king.server.protocol import PublicEvent, SeatInfo, TableInfo, TableMessage, WelcomeMessage
+from king.server.store import EventStore, StoredEvent, StoreError
+
+__all__ = ["ActionError", "Client", "Seat", "Table", "hash_token", "clean_name"]
+
+log = logging.getLogger("king.server")
+
+Kind = Literal["human", "bot"]
+Status = Literal["waiting", "playing", "over"]
+
+
+class ActionError(ValueError):
+    """An action the table refuses; ``code`` is a stable word, the message a sentence."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Client(Protocol):
+    """A connection the table can tell things to (without waiting)."""
+
+    def send(self, text: str) -> None:
+        """Queue one message for this connection."""
+
+
+def hash_token(token: str) -> str:
+    """What the log keeps of a seat's token: its SHA-256, never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def clean_name(name: str) -> str:
+    """A display name without control characters or runs of spaces."""
+    visible = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
+    cleaned = " ".join(visible.split())
+    if not cleaned:
+        raise ActionError("invalid", "a name needs at least one visible character")
+    return cleaned[:32]
+
+
+@dataclass(slots=True)
+class Seat:
+    """One of the four seats: a person's (claimed with a token) or a bot's."""
+
+    number: int
+    kind: Kind
+    bot: str | None
+    name: str | None = None
+    token_hash: str | None = None
+    #: When the person was last connected (``time.monotonic``).
+    away_since: float = 0.0
+
+    @property
+    def claimed(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    @property
+    def player_name(self) -> str:
+        """The name in the game record."""
+        if self.kind == "bot":
+            return f"{self.bot}-bot"
+        return self.name or f"seat {self.number}"
+
+
+class Table:
+    """A table and its game, rebuilt from (and appended to) its event log."""
+
+    def __init__(
+        self,
+        table_id: str,
+        header: dict[str, Any],
+        created: float,
+        *,
+        store: EventStore,
+        settings: ServerSettings,
+        runner: BotRunner,
+    ) -> None:
+        self.id = table_id
+        self.created = created
+        self.store = store
+        self.settings = settings
+        self.runner = runner
+        self.rules = Rules.from_spec(header["rules"])
+        self.seed = int(header["seed"])
+        seats = header["seats"]
+        if not isinstance(seats, list) or len(seats) != 4:
+            raise ValueError("a table has four seats")
+        now = time.monotonic()
+        self.seats = [
+            Seat(n, "bot" if s["kind"] == "bot" else "human", s.get("bot"), away_since=now)
+            for n, s in enumerate(seats)
+        ]
+        self.game = Game(self.rules, self.seed, auto_deal=False)
+        self.status: Status = "waiting"
+        #: The number of the next event (event 0 is the header).
+        self.seq = 1
+        self._clients: dict[Client, int | None] = {}
+        self.autoplay = Autoplay(self)
+        self._broken: str | None = None
+        self._closed = False
+
+    # -- building ---------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        table_id: str,
+        *,
+        rules: Rules,
+        seed: int,
+        seats: Sequence[tuple[Kind, str | None]],
+        store: EventStore,
+        settings: ServerSettings,
+        runner: BotRunner,
+    ) -> Table:
+        """A new table, written to the log (it starts once every seat is claimed)."""
+        header = {
+            "rules": rules.to_spec(),
+            "seed": seed,
+            "seats": [{"kind": kind, "bot": bot} for kind, bot in seats],
+        }
+        created = store.create_table(table_id, header)
+        table = cls(table_id, header, created, store=store, settings=settings, runner=runner)
+        if all(seat.claimed for seat in table.seats):
+            table._start()
+        return table
+
+    @classmethod
+    def restore(
+        cls,
+        table_id: str,
+        events: Sequence[StoredEvent],
+        *,
+        store: EventStore,
+        settings: ServerSettings,
+        runner: BotRunner,
+    ) -> Table:
+        """The table as its events left it.  Raises :class:`StoreError` for a log that
+        does not replay (which is then left untouched for a person to look at)."""
+        if not events or events[0].kind != "table":
+            raise StoreError(f"table {table_id}: the log does not start with the table")
+        try:
+            table = cls(
+                table_id,
+                events[0].data,
+                events[0].at,
+                store=store,
+                settings=settings,
+                runner=runner,
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise StoreError(f"table {table_id}: event 0 is not a table: {error}") from None
+        for event in events[1:]:
+            try:
+                table._apply(event.kind, event.data)
+            except (KeyError, TypeError, ValueError, IndexError) as error:
+                raise StoreError(
+                    f"table {table_id}: event {event.number} ({event.kind}) does not replay: "
+                    f"{error}"
+                ) from None
+            table.seq += 1
+        if table.status == "playing" and table.game.phase is Phase.DEALING:
+            # The server stopped between the last card of a deal and the next deal.
+            table._deal_next()
+        if table.game.is_over:
+            table.store.set_status(table_id, "over")
+        return table
+
+    def _apply(self, kind: str, data: dict[str, Any]) -> None:
+        """Fold one event into the table: the only place where state changes."""
+        game = self.game
+        if kind == "join":
+            seat = self.seats[int(data["seat"])]
+            if seat.kind != "human" or seat.token_hash is not None:
+                raise ValueError(f"seat {seat.number} cannot be joined")
+            seat.name = str(data["name"])
+            seat.token_hash = str(data["token"])
+        elif kind == "start":
+            self.status = "playing"
+        elif kind == "deal":
+            game.deal_cards([str(h) for h in data["hands"]], int(data["declarer"]))
+        elif kind in ("declare", "play"):
+            if int(data["seat"]) != game.to_act:
+                raise ValueError(f"seat {data['seat']} acts but seat {game.to_act} is to act")
+            if kind == "declare":
+                trump = data.get("trump")
+                text = str(data["contract"]) if trump is None else f"trumps {trump}"
+                game.declare(Declaration.parse(text))
+            else:
+                game.play(Card.parse(str(data["card"])))
+                if game.is_over:
+                    self.status = "over"
+        else:
+            raise ValueError(f"unknown event kind {kind!r}")
+
+    def _record(self, kind: str, data: dict[str, Any], status: Status | None = None) -> None:
+        """Append an event to the log, then apply it; a failed write changes nothing."""
+        self.store.append(self.id, self.seq, kind, data, status)
+        self.seq += 1
+        self._apply(kind, data)
+
+    def _deal_next(self) -> None:
+        """Deal the next deal from the game's seed and log its hands."""
+        game = self.game
+        game.deal_cards()
+        masks = game.dealt_masks
+        assert masks is not None
+        data = {"declarer": game.declarer, "hands": [str(CardSet(m)) for m in masks]}
+        try:
+            self.store.append(self.id, self.seq, "deal", data)
+        except StoreError as error:
+            # The game has dealt but the log has not: refuse moves until a restart,
+            # which deals the same cards again from the seed and logs them.
+            self._broken = str(error)
+            log.error("table %s stops: %s", self.id, error)
+            return
+        self.seq += 1
+
+    # -- joining and connections ----------------------------------------------------------
+
+    def claim(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Give a free person's seat to ``name``; returns the seat and its secret token."""
+        name = clean_name(name)
+        if self.status != "waiting":
+            raise ActionError("started", "the game has started: every seat is taken")
+        if seat is None:
+            free = [s.number for s in self.seats if not s.claimed]
+            if not free:
+                raise ActionError("full", "every seat at this table is taken")
+            seat = free[0]
+        target = self.seats[seat]
+        if target.kind == "bot":
+            raise ActionError("bot_seat", f"seat {seat} is played by a bot")
+        if target.claimed:
+            raise ActionError("seat_taken", f"seat {seat} is already taken")
+        token = secrets.token_urlsafe(24)
+        self._record("join", {"seat": seat, "name": name, "token": hash_token(token)})
+        target.away_since = time.monotonic()
+        if all(s.claimed for s in self.seats):
+            self._start()
+        else:
+            self.announce_table()
+        return seat, token
+
+    def _start(self) -> None:
+        self._record("start", {}, status="playing")
+        self._deal_next()
+        self.announce_table()
+        self._broadcast_state(PublicEvent(kind="start"))
+        self.autoplay.kick()
+
+    def authenticate(self, token: str) -> int | None:
+        """The seat this token was given for, or ``None``."""
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                return seat.number
+        return None
+
+    def attach(self, client: Client, seat: int | None) -> None:
+        """Connect a player (``seat``) or a spectator (``None``) and tell them where
+        the table stands.  A returning person takes their seat back from a stand-in."""
+        if seat is None and self.spectators >= self.settings.max_spectators:
+            raise ActionError("full", "this table has as many spectators as it can take")
+        self._clients[client] = seat
+        welcome = WelcomeMessage(
+            role="spectator" if seat is None else "player",
+            seat=seat,
+            table=self.info(),
+            bot_pause_ms=round(self.settings.bot_pause * 1000),
+            away_after=self.settings.away_after,
+        )
+        client.send(welcome.model_dump_json())
+        if self.status != "waiting":
+            event = PublicEvent(kind="resume")
+            client.send(state_message(self.game, seat, self.seq, event))
+        self.announce_table()
+        self.autoplay.watch_absences()
+        self.autoplay.kick()
+
+    def detach(self, client: Client) -> None:
+        """Forget a connection; a person who has no connection left is away from now."""
+        if client not in self._clients:
+            return
+        seat = self._clients.pop(client)
+        if seat is not None and not self.connected(seat):
+            self.seats[seat].away_since = time.monotonic()
+        if not self._closed:
+            self.announce_table()
+            self.autoplay.watch_absences()
+
+    def connected(self, seat: int) -> bool:
+        """Whether a person is connected to ``seat`` now."""
+        return any(s == seat for s in self._clients.values())
+
+    @property
+    def has_clients(self) -> bool:
+        return bool(self._clients)
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for s in self._clients.values() if s is None)
+
+    # -- acting -----------------------------------------------------------------------
+
+    def act(self, seat: int, action: Declaration | Card) -> None:
+        """Declare or play for ``seat``, if it is that seat's turn and the rules allow
+        it; otherwise raise :class:`ActionError` and change nothing."""
+        if self._broken is not None:
+            raise ActionError("server", "this table cannot be written to now; try later")
+        if self.status == "waiting":
+            raise ActionError("not_started", "the game has not started: seats are still free")
+        if self.status == "over":
+            raise ActionError("game_over", "the game is over")
+        to_act = self.game.to_act
+        if to_act != seat:
+            raise ActionError("not_your_turn", f"it is seat {to_act}'s turn, not seat {seat}'s")
+        try:
+            if isinstance(action, Declaration):
+                event = self._declare(seat, action)
+            else:
+                event = self._play(seat, action)
+        except StoreError as error:
+            log.error("table %s: %s", self.id, error)
+            raise ActionError("server", "the move could not be saved, so it was not made") from None
+        self._broadcast_state(event)
+        if self.game.is_over:
+            self.announce_table()
+            self.autoplay.close_bots()
+        self.autoplay.kick()
+
+    def _declare(self, seat: int, declaration: Declaration) -> PublicEvent:
+        if self.game.phase is not Phase.DECLARING:
+            raise ActionError("not_declaring", "no declaration is due: cards are being played")
+        reason = self.game.refusal(declaration)
+        if reason is not None:
+            raise ActionError("illegal", reason)
+        trump = None if declaration.trump is None else declaration.trump.letter
+        contract = declaration.contract.value
+        self._record("declare", {"seat": seat, "contract": contract, "trump": trump})
+        return PublicEvent(kind="declare", seat=seat, contract=contract, trump=trump)
+
+    def _play(self, seat: int, card: Card) -> PublicEvent:
+        deal = self.game.deal
+        if deal is None:
+            raise ActionError("not_playing", f"seat {seat} must first declare the contract")
+        if not deal.legal_mask() & card.mask:
+            try:
+                deal.play(card)  # refuses the card with the rule's sentence, changing nothing
+            except IllegalMoveError as error:
+                raise ActionError("illegal", error.reason) from None
+            raise AssertionError("a card outside the legal mask was accepted")
+        tricks = deal.trick_count
+        self._record("play", {"seat": seat, "card": str(card)})
+        winner = deal.tricks[-1].winner if deal.trick_count > tricks else None
+        if self.game.is_over:
+            self._set_status("over")
+        elif self.game.phase is Phase.DEALING:
+            self._deal_next()
+        return PublicEvent(
+            kind="play", seat=seat, card=str(card), winner=winner, deal_over=deal.is_over
+        )
+
+    def _set_status(self, status: Status) -> None:
+        self.status = status
+        try:
+            self.store.set_status(self.id, status)
+        except StoreError as error:  # the events hold the truth; a restart mends this
+            log.error("table %s: %s", self.id, error)
+
+    @property
+    def accepts_moves(self) -> bool:
+        """Whether the game is in play and its log can be written."""
+        return self.status == "playing" and self._broken is None and not self._closed
+
+    def act_for_bot(self, seat: int, action: Declaration | Card) -> None:
+        """A bot's move: the same checks as a person's; a refusal is only logged."""
+        try:
+            self.act(seat, action)
+        except ActionError as error:
+            log.warning("table %s: seat %d's bot was refused: %s", self.id, seat, error)
+
+    def close(self) -> None:
+        """Stop the table's bot and timers (at shutdown); the log keeps everything."""
+        self._closed = True
+        self.autoplay.close()
+
+    # -- telling people ---------------------------------------------------------------
+
+    def info(self) -> TableInfo:
+        """The table as the lobby and everyone at it may see it."""
+        seats = [
+            SeatInfo(
+                seat=s.number,
+                kind=s.kind,
+                name=s.name,
+                bot=s.bot,
+                claimed=s.claimed,
+                connected=s.kind == "human" and self.connected(s.number),
+                stand_in=self.autoplay.stands_in(s),
+            )
+            for s in self.seats
+        ]
+        return TableInfo(
+            id=self.id,
+            status=self.status,
+            rules=self.rules.to_spec(),
+            seats=seats,
+            spectators=self.spectators,
+            deal=self.game.deal_number,
+            created=self.created,
+        )
+
+    def record(self) -> dict[str, Any]:
+        """The game as a ``king-record/1`` object."""
+        return to_record(self.game, [s.player_name for s in self.seats])
+
+    def announce_table(self) -> None:
+        """Tell everyone connected who sits where now."""
+        if not self._clients:
+            return
+        text = TableMessage(table=self.info()).model_dump_json()
+        for client in list(self._clients):
+            client.send(text)
+
+    def _broadcast_state(self, event: PublicEvent) -> None:
+        texts: dict[int | None, str] = {}
+        for client, seat in list(self._clients.items()):
+            text = texts.get(seat)
+            if text is None:
+                text = texts[seat] = state_message(self.game, seat, self.seq, event)
+            client.send(text)

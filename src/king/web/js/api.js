@@ -1,0 +1,90 @@
+// HTTP calls to the server and the seat tokens this browser holds.
+
+/** An error answered by the server: `code` is a stable word, `message` a sentence. */
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function call(method, path, body) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new ApiError("network", String(error), 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const error = data && data.error ? data.error : { code: "error", message: response.statusText };
+    throw new ApiError(error.code, error.message, response.status);
+  }
+  return data;
+}
+
+export const api = {
+  bots: () => call("GET", "/api/bots"),
+  lobby: () => call("GET", "/api/tables"),
+  table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
+  create: (request) => call("POST", "/api/tables", request),
+  join: (id, name, seat) =>
+    call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { name, seat }),
+  recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
+};
+
+const TOKEN_KEY = (table) => `king:token:${table}`;
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The token this browser holds for a table's seat, if any. */
+export function loadToken(table) {
+  return storage()?.getItem(TOKEN_KEY(table)) ?? null;
+}
+
+export function saveToken(table, token) {
+  storage()?.setItem(TOKEN_KEY(table), token);
+}
+
+export function forgetToken(table) {
+  storage()?.removeItem(TOKEN_KEY(table));
+}
+
+export function loadName() {
+  return storage()?.getItem("king:name") ?? "";
+}
+
+export function saveName(name) {
+  storage()?.setItem("king:name", name);
+}
+
+/** The absolute invite link of a table. */
+export function inviteLink(table) {
+  return `${window.location.origin}/t/${encodeURIComponent(table)}`;
+}
+
+/** Copy text to the clipboard; false when the browser refuses (then select it instead). */
+export async function copyText(text) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,44 @@
+// Card elements: the shipped SVG faces, names for screen readers, seat positions.
+
+import { t } from "./strings.js";
+
+export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const RED_SUITS = new Set(["H", "D"]);
+
+/** "queen of spades" for "QS", in the page's language. */
+export function cardLabel(code) {
+  return t("card.label", { rank: t(`rank.${code[0]}`), suit: t(`suit.${code[1]}`) });
+}
+
+export function cardImage(code) {
+  const img = document.createElement("img");
+  img.src = `/static/cards/${code}.svg`;
+  img.alt = code === "back" ? "" : cardLabel(code);
+  img.draggable = false;
+  img.className = "card-face";
+  return img;
+}
+
+/** A played card (not interactive). */
+export function cardFace(code) {
+  const div = document.createElement("div");
+  div.className = "card";
+  div.dataset.played = code;
+  div.appendChild(cardImage(code));
+  return div;
+}
+
+/** A suit symbol, coloured. */
+export function suitMark(letter) {
+  const span = document.createElement("span");
+  span.className = `suit ${RED_SUITS.has(letter) ? "red" : "black"}`;
+  span.textContent = SUIT_SYMBOLS[letter] ?? "";
+  span.setAttribute("aria-label", t(`suit.${letter}`));
+  return span;
+}
+
+/** Where a seat sits on screen, seen from `me`: bottom, left, top or right. */
+export const POSITIONS = ["bottom", "left", "top", "right"];
+export function position(seat, me) {
+  return POSITIONS[(seat - me + 4) % 4];
+}

@@ -1,0 +1,204 @@
+// The dialogs: the summary of a finished deal, the score sheet, the last trick, joining
+// a table, and the invite link.
+
+import { copyText, inviteLink, loadName } from "./api.js";
+import { cardFace } from "./cards.js";
+import { contractName, el, seatName, wrap } from "./render.js";
+import { t } from "./strings.js";
+
+function open(dialog) {
+  if (!dialog.open) dialog.showModal();
+}
+
+function closeButton(dialog, key, id) {
+  const button = el("button", "primary", t(key));
+  button.type = "button";
+  button.autofocus = true; // the dialog opens with its main button focused
+  if (id) button.id = id;
+  button.addEventListener("click", () => dialog.close());
+  return button;
+}
+
+function signed(points) {
+  return points > 0 ? `+${points}` : String(points);
+}
+
+function numberCell(value, total = false) {
+  const cls = `num${total ? " total" : ""} ${value < 0 ? "minus" : value > 0 ? "plus" : ""}`;
+  return el("td", cls, total ? String(value) : signed(value));
+}
+
+/** After a deal: its contract, each player's points and the running totals. */
+export function showSummary(ctx) {
+  const view = ctx.state.view;
+  const result = view.results[view.results.length - 1];
+  if (!result) return;
+  const dialog = document.getElementById("dlg-summary");
+  dialog.replaceChildren();
+  const number = view.results.length;
+  dialog.append(
+    el("h2", "", t("summary.title", { n: number, contract: contractName(result.contract, result.trump) })),
+    el("p", "muted", t("summary.declaredBy", { name: seatName(ctx, result.declarer) })),
+  );
+  const table = el("table", "score-table");
+  const head = el("tr");
+  head.append(el("th", "", t("scores.player")), el("th", "", t("summary.points")), el("th", "", t("summary.total")));
+  table.append(wrap("thead", head));
+  const body = el("tbody");
+  for (let seat = 0; seat < 4; seat += 1) {
+    const row = el("tr", seat === ctx.seat ? "me" : "");
+    row.append(el("td", "name", seatName(ctx, seat)), numberCell(result.points[seat]), numberCell(view.totals[seat], true));
+    body.append(row);
+  }
+  table.append(body);
+  const buttons = wrap("div", closeButton(dialog, "summary.continue", "summary-continue"));
+  buttons.className = "dialog-buttons";
+  dialog.append(table, buttons);
+  open(dialog);
+}
+
+/** Every finished deal, the totals and (at the end) the winner. */
+export function showSheet(ctx, recordUrl) {
+  const view = ctx.state?.view;
+  const dialog = document.getElementById("dlg-sheet");
+  dialog.replaceChildren();
+  dialog.append(el("h2", "", t("sheet.title")));
+  const results = view ? view.results : [];
+  if (!results.length) {
+    dialog.append(el("p", "muted", t("sheet.none")));
+  } else {
+    const table = el("table", "score-table sheet");
+    const head = el("tr");
+    head.append(el("th", "", t("sheet.deal")), el("th", "", t("sheet.contract")));
+    for (let seat = 0; seat < 4; seat += 1) head.append(el("th", "", seatName(ctx, seat)));
+    table.append(wrap("thead", head));
+    const body = el("tbody");
+    results.forEach((result, index) => {
+      const row = el("tr");
+      row.append(el("td", "num", String(index + 1)));
+      row.append(el("td", "", `${contractName(result.contract, result.trump)} · ${seatName(ctx, result.declarer)}`));
+      for (const points of result.points) row.append(numberCell(points));
+      body.append(row);
+    });
+    const foot = el("tr", "totals");
+    foot.append(el("th", "", t("sheet.total")), el("th"));
+    for (const total of view.totals) foot.append(numberCell(total, true));
+    table.append(body, wrap("tfoot", foot));
+    const scroller = el("div", "sheet-scroll");
+    scroller.append(table);
+    dialog.append(scroller);
+  }
+  if (view && view.phase === "over") {
+    const best = Math.max(...view.totals);
+    const names = view.totals
+      .map((total, seat) => (total === best ? seatName(ctx, seat) : null))
+      .filter((name) => name !== null);
+    dialog.append(el("p", "winner", t("sheet.winner", { names: names.join(", ") })));
+  }
+  const buttons = el("div", "dialog-buttons");
+  if (view && view.phase === "over" && recordUrl) {
+    const link = el("a", "button", t("table.record"));
+    link.href = recordUrl;
+    link.setAttribute("download", "");
+    buttons.append(link);
+  }
+  buttons.append(closeButton(dialog, "sheet.close", "sheet-close"));
+  dialog.append(buttons);
+  open(dialog);
+}
+
+/** The last completed trick, with who played what and who won it. */
+export function showLastTrick(ctx) {
+  const dialog = document.getElementById("dlg-last");
+  dialog.replaceChildren();
+  dialog.append(el("h2", "", t("last.title")));
+  const trick = ctx.state?.last_trick;
+  if (!trick) {
+    dialog.append(el("p", "muted", t("last.none")));
+  } else {
+    const row = el("div", "last-trick");
+    trick.cards.forEach((card, index) => {
+      const seat = (trick.leader + index) % 4;
+      const cell = el("figure", seat === trick.winner ? "winner" : "");
+      cell.append(cardFace(card), el("figcaption", "", seatName(ctx, seat)));
+      row.append(cell);
+    });
+    dialog.append(row, el("p", "", t("last.won", { name: seatName(ctx, trick.winner) })));
+  }
+  const buttons = el("div", "dialog-buttons");
+  buttons.append(closeButton(dialog, "last.close", "last-close"));
+  dialog.append(buttons);
+  open(dialog);
+}
+
+/** Ask a visitor for a name and a free seat; resolves to {name, seat} or null (watch). */
+export function askToJoin(ctx, info) {
+  const dialog = document.getElementById("dlg-join");
+  dialog.replaceChildren();
+  return new Promise((resolve) => {
+    const form = el("form", "join-form");
+    form.method = "dialog";
+    form.append(el("h2", "", t("join.title")));
+    const label = el("label", "", t("join.name"));
+    const input = el("input");
+    input.name = "name";
+    input.id = "join-name";
+    input.maxLength = 32;
+    input.required = true;
+    input.value = loadName();
+    label.append(input);
+    form.append(label);
+    const seats = el("div", "dialog-buttons seats");
+    for (const seat of info.seats) {
+      if (seat.kind !== "human" || seat.claimed) continue;
+      const button = el("button", "primary", t("join.seat", { n: seat.seat }));
+      button.type = "submit";
+      button.dataset.seat = String(seat.seat);
+      button.addEventListener("click", (event) => {
+        event.preventDefault();
+        if (!input.value.trim()) {
+          input.reportValidity();
+          return;
+        }
+        dialog.close();
+        resolve({ name: input.value.trim(), seat: seat.seat });
+      });
+      seats.append(button);
+    }
+    const watch = el("button", "", t("join.watch"));
+    watch.type = "button";
+    watch.id = "join-watch";
+    watch.addEventListener("click", () => {
+      dialog.close();
+      resolve(null);
+    });
+    seats.append(watch);
+    form.append(seats);
+    dialog.append(form);
+    dialog.addEventListener("cancel", () => resolve(null), { once: true });
+    open(dialog);
+  });
+}
+
+/** The invite link in a box, with a copy button. */
+export function showInvite(tableId, toast) {
+  const dialog = document.getElementById("dlg-invite");
+  dialog.replaceChildren();
+  dialog.append(el("h2", "", t("table.invite")), el("p", "", t("table.inviteText")));
+  const input = el("input", "invite-link");
+  input.readOnly = true;
+  input.id = "invite-link";
+  input.value = inviteLink(tableId);
+  const copy = el("button", "primary", t("table.copy"));
+  copy.type = "button";
+  copy.addEventListener("click", async () => {
+    input.select();
+    toast((await copyText(input.value)) ? t("lobby.copied") : t("lobby.copyFailed"));
+  });
+  const row = el("div", "invite-row");
+  row.append(input, copy);
+  const buttons = el("div", "dialog-buttons");
+  buttons.append(closeButton(dialog, "sheet.close"));
+  dialog.append(row, buttons);
+  open(dialog);
+}

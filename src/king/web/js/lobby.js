@@ -1,0 +1,166 @@
+// The lobby: the open tables (join, watch, copy an invite link), finished games, and
+// the form that creates a table.
+
+import { api, ApiError, copyText, inviteLink, loadName, saveName, saveToken } from "./api.js";
+import { applyStrings, t } from "./strings.js";
+
+const $ = (id) => document.getElementById(id);
+let toastTimer = null;
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function toast(text) {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  window.clearTimeout(toastTimer);
+  toastTimer = window.setTimeout(() => {
+    box.hidden = true;
+  }, 3000);
+}
+
+function seatLabel(seat) {
+  if (seat.kind === "bot") return t("table.bot", { bot: seat.bot, n: seat.seat });
+  return seat.name ?? t("lobby.free");
+}
+
+function statusText(table) {
+  if (table.status === "playing") return t("lobby.status.playing", { deal: table.deal + 1 });
+  return t(`lobby.status.${table.status}`);
+}
+
+function tableItem(table, finished) {
+  const item = el("li", "table-item");
+  item.dataset.table = table.id;
+  const head = el("div", "table-head");
+  head.append(el("strong", "", table.id), el("span", "muted", statusText(table)));
+  if (table.spectators) head.append(el("span", "muted", t("lobby.spectators", { n: table.spectators })));
+  const seats = el("ul", "seat-list");
+  for (const seat of table.seats) {
+    const entry = el("li", seat.claimed ? "" : "free", seatLabel(seat));
+    seats.append(entry);
+  }
+  const actions = el("div", "table-actions");
+  const free = table.seats.some((s) => !s.claimed);
+  const link = (key, href, className = "button") => {
+    const a = el("a", className, t(key));
+    a.href = href;
+    return a;
+  };
+  if (finished) {
+    actions.append(link("lobby.view", `/t/${table.id}?watch`));
+    const record = link("lobby.record", api.recordUrl(table.id));
+    record.setAttribute("download", "");
+    actions.append(record);
+  } else {
+    if (table.status === "waiting" && free) actions.append(link("lobby.join", `/t/${table.id}`, "button primary"));
+    actions.append(link("lobby.watch", `/t/${table.id}?watch`));
+    if (table.status === "waiting" && free) {
+      const copy = el("button", "", t("lobby.copyInvite"));
+      copy.type = "button";
+      copy.className = "copy-invite";
+      copy.addEventListener("click", async () => {
+        const url = inviteLink(table.id);
+        if (await copyText(url)) {
+          toast(t("lobby.copied"));
+        } else {
+          const box = el("input", "invite-link");
+          box.readOnly = true;
+          box.value = url;
+          actions.append(box);
+          box.select();
+          toast(t("lobby.copyFailed"));
+        }
+      });
+      actions.append(copy);
+    }
+  }
+  item.append(head, seats, actions);
+  return item;
+}
+
+async function refresh() {
+  let lobby;
+  try {
+    lobby = await api.lobby();
+  } catch {
+    return;
+  }
+  const open = $("open-tables");
+  open.replaceChildren(...lobby.open.map((table) => tableItem(table, false)));
+  if (!lobby.open.length) open.append(el("li", "muted", t("lobby.noOpen")));
+  const done = $("finished-tables");
+  done.replaceChildren(...lobby.finished.map((table) => tableItem(table, true)));
+  if (!lobby.finished.length) done.append(el("li", "muted", t("lobby.noFinished")));
+}
+
+async function buildSeatChoices() {
+  let bots = [];
+  try {
+    bots = await api.bots();
+  } catch {
+    bots = [{ name: "rule" }, { name: "random" }];
+  }
+  const box = $("seat-choices");
+  box.replaceChildren();
+  const you = el("div", "seat-choice");
+  you.append(el("span", "", t("lobby.seat", { n: 0 })), el("strong", "", t("lobby.seat.you")));
+  box.append(you);
+  for (let seat = 1; seat < 4; seat += 1) {
+    const label = el("label", "seat-choice");
+    label.append(el("span", "", t("lobby.seat", { n: seat })));
+    const select = el("select");
+    select.name = `seat${seat}`;
+    select.id = `seat-${seat}`;
+    const human = el("option", "", t("lobby.seat.human"));
+    human.value = "human";
+    select.append(human);
+    for (const bot of bots) {
+      const option = el("option", "", t("lobby.seat.bot", { bot: bot.name }));
+      option.value = `bot:${bot.name}`;
+      select.append(option);
+    }
+    select.value = bots.length ? `bot:${bots[0].name}` : "human";
+    label.append(select);
+    box.append(label);
+  }
+}
+
+async function create(event) {
+  event.preventDefault();
+  const form = event.target;
+  const name = $("create-name").value.trim();
+  const seats = [{ kind: "human" }];
+  for (let seat = 1; seat < 4; seat += 1) {
+    const value = $(`seat-${seat}`).value;
+    seats.push(value === "human" ? { kind: "human" } : { kind: "bot", bot: value.slice(4) });
+  }
+  $("create-error").textContent = "";
+  form.querySelector("button[type=submit]").disabled = true;
+  try {
+    const claim = await api.create({ name, rules: $("create-rules").value, seats, seat: 0 });
+    saveName(name);
+    saveToken(claim.table, claim.token);
+    window.location.assign(`/t/${claim.table}`);
+  } catch (error) {
+    $("create-error").textContent = error instanceof ApiError ? error.message : String(error);
+    form.querySelector("button[type=submit]").disabled = false;
+  }
+}
+
+async function main() {
+  applyStrings();
+  document.title = t("lobby.title");
+  $("create-name").value = loadName();
+  $("create-form").addEventListener("submit", create);
+  await buildSeatChoices();
+  await refresh();
+  window.setInterval(refresh, 4000);
+}
+
+main();

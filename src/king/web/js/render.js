@@ -1,0 +1,176 @@
+// Drawing the table from the latest state: the top bar, the four seats, the trick,
+// whose turn it is and the score panel.  Nothing here talks to the server.
+
+import { cardFace, position, suitMark } from "./cards.js";
+import { t } from "./strings.js";
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** The name shown for a seat: "You", the person's name, or "rule bot". */
+export function seatName(ctx, seat) {
+  if (ctx.seat !== null && seat === ctx.seat) return t("table.you");
+  const info = ctx.table?.seats?.[seat];
+  if (!info) return t("table.seat", { n: seat });
+  if (info.kind === "bot") return t("table.bot", { bot: info.bot, n: seat });
+  return info.name ?? t("table.seat", { n: seat });
+}
+
+export function contractName(contract, trump) {
+  const name = t(`contract.${contract}`);
+  return trump ? `${name} ${{ S: "♠", H: "♥", D: "♦", C: "♣" }[trump]}` : name;
+}
+
+export function renderTopbar(ctx) {
+  const box = $("deal-info");
+  box.replaceChildren();
+  const state = ctx.state;
+  if (!state) return;
+  const view = state.view;
+  const deal = Math.min(view.deal + 1, 20);
+  box.append(el("span", "deal-number", t("table.deal", { n: deal })));
+  if (view.contract) {
+    const contract = el("span", "deal-contract", t(`contract.${view.contract}`));
+    if (view.trump) contract.append(" ", suitMark(view.trump));
+    box.append(contract);
+  }
+  box.append(el("span", "deal-declarer", t("table.declarer", { name: seatName(ctx, view.declarer) })));
+}
+
+export function renderContract(ctx) {
+  const box = $("contract");
+  box.replaceChildren();
+  const view = ctx.state?.view;
+  if (!view || view.phase === "over") return;
+  if (!view.contract) {
+    box.append(el("span", "muted", t("table.noContract")));
+    return;
+  }
+  const title = el("strong", "", t(`contract.${view.contract}`));
+  box.append(title);
+  if (view.trump) box.append(" ", suitMark(view.trump));
+  box.append(el("span", "hint", t(`contract.hint.${view.contract}`)));
+}
+
+export function renderSeats(ctx) {
+  const state = ctx.state;
+  const view = state?.view;
+  for (let seat = 0; seat < 4; seat += 1) {
+    const pos = position(seat, ctx.me);
+    const box = document.querySelector(`.seat[data-pos="${pos}"]`);
+    box.replaceChildren();
+    box.dataset.seat = String(seat);
+    const info = ctx.table?.seats?.[seat];
+    box.classList.toggle("to-act", view?.to_act === seat && view.phase !== "over");
+    box.classList.toggle("declarer", view?.declarer === seat && view.phase !== "over");
+    const head = el("div", "seat-head");
+    head.append(el("span", "seat-name", seatName(ctx, seat)));
+    if (info?.kind === "bot") head.append(el("span", "badge bot", t("badge.bot")));
+    if (info?.kind === "human" && info.claimed && !info.connected && seat !== ctx.seat) {
+      head.append(el("span", "badge away", info.stand_in ? t("table.standIn") : t("table.away")));
+    }
+    if (view?.declarer === seat && view.phase !== "over") {
+      const badge = el("span", "badge declarer-badge", t("badge.declarer"));
+      badge.title = t("badge.declarerTitle");
+      head.append(badge);
+    }
+    box.append(head);
+    if (!state) continue;
+    const stats = el("div", "seat-stats");
+    const points = view.points[seat];
+    const chip = el("span", `chip points ${points > 0 ? "plus" : points < 0 ? "minus" : ""}`);
+    chip.textContent = points > 0 ? `+${points}` : String(points);
+    stats.append(chip);
+    stats.append(el("span", "chip", t("table.tricksWon", { n: view.tricks_won[seat] })));
+    const [trumps, negatives] = state.obligations[seat];
+    stats.append(el("span", "chip owes", t("scores.owesShort", { t: trumps, n: negatives })));
+    box.append(stats);
+    if (seat !== ctx.seat && pos !== "bottom") {
+      const backs = el("div", "backs");
+      backs.setAttribute("aria-label", t("table.cards", { n: state.hand_sizes[seat] }));
+      for (let i = 0; i < state.hand_sizes[seat]; i += 1) backs.append(el("span", "back"));
+      box.append(backs);
+    }
+  }
+}
+
+/** Put cards in the trick area: `cards` are {seat, card}; `arriving` animates one in. */
+export function renderTrick(ctx, cards, { arriving = null, winner = null } = {}) {
+  for (const slot of document.querySelectorAll("#trick .slot")) slot.replaceChildren();
+  for (const { seat, card } of cards) {
+    const pos = position(seat, ctx.me);
+    const face = cardFace(card);
+    face.dataset.seat = String(seat);
+    if (arriving === card) face.classList.add(`arrive-${pos}`);
+    if (winner !== null && winner === seat) face.classList.add("winner");
+    document.querySelector(`#trick .slot[data-pos="${pos}"]`).append(face);
+  }
+}
+
+export function renderTurn(ctx) {
+  const box = $("turn");
+  const view = ctx.state?.view;
+  box.replaceChildren();
+  document.body.classList.remove("my-turn");
+  if (!view) return;
+  if (view.phase === "over") {
+    box.textContent = t("table.gameOver");
+    return;
+  }
+  const seat = view.to_act;
+  if (seat === null) return;
+  const declaring = view.phase === "declaring";
+  if (seat === ctx.seat) {
+    document.body.classList.add("my-turn");
+    box.append(el("strong", "", t(declaring ? "table.yourTurnDeclare" : "table.yourTurn")));
+  } else {
+    const key = declaring ? "table.theirTurnDeclare" : "table.theirTurn";
+    box.textContent = t(key, { name: seatName(ctx, seat) });
+  }
+}
+
+export function renderScores(ctx) {
+  const box = $("scores");
+  box.replaceChildren();
+  const state = ctx.state;
+  box.append(el("h2", "", t("scores.title")));
+  const table = el("table", "score-table");
+  const head = el("tr");
+  for (const key of ["scores.player", "scores.deal", "scores.total", "scores.owes"]) {
+    head.append(el("th", "", t(key)));
+  }
+  table.append(wrap("thead", head));
+  const body = el("tbody");
+  for (let seat = 0; seat < 4; seat += 1) {
+    const row = el("tr");
+    if (seat === ctx.seat) row.className = "me";
+    if (state?.view.to_act === seat) row.classList.add("to-act");
+    row.append(el("td", "name", seatName(ctx, seat)));
+    const deal = state ? state.view.points[seat] : 0;
+    const total = state ? state.view.totals[seat] : 0;
+    row.append(el("td", `num ${deal < 0 ? "minus" : deal > 0 ? "plus" : ""}`, String(deal)));
+    row.append(el("td", `num total ${total < 0 ? "minus" : total > 0 ? "plus" : ""}`, String(total)));
+    const owes = state ? state.obligations[seat] : [2, 3];
+    const cell = el("td", "owes", t("scores.owesShort", { t: owes[0], n: owes[1] }));
+    cell.title = t("scores.owesValue", { t: owes[0], n: owes[1] });
+    row.append(cell);
+    body.append(row);
+  }
+  table.append(body);
+  box.append(table, el("p", "legend", t("scores.legend")));
+}
+
+/** A new element holding `children`. */
+export function wrap(tag, ...children) {
+  const node = document.createElement(tag);
+  node.append(...children);
+  return node;
+}
+
+export { el };

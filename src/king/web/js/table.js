@@ -1,0 +1,279 @@
+// The table page: connect to the table, apply each state the server sends in order
+// (animating the cards as they are played), and send the person's choices.
+
+import { api, ApiError, forgetToken, loadToken, saveName, saveToken } from "./api.js";
+import { Connection } from "./connection.js";
+import { renderDeclare } from "./declare.js";
+import { askToJoin, showInvite, showLastTrick, showSheet, showSummary } from "./dialogs.js";
+import { installKeys, renderHand } from "./hand.js";
+import {
+  renderContract,
+  renderScores,
+  renderSeats,
+  renderTopbar,
+  renderTrick,
+  renderTurn,
+  seatName,
+} from "./render.js";
+import { applyStrings, t } from "./strings.js";
+
+const tableId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() ?? "");
+const params = new URLSearchParams(window.location.search);
+
+/** What the page knows: the seat it plays (null: watching) and the latest messages. */
+const ctx = {
+  seat: null,
+  me: 0,
+  role: null,
+  table: null,
+  state: null,
+  pending: false,
+  pauseMs: 700,
+  token: null,
+};
+const queue = [];
+let pumping = false;
+let connection = null;
+let toastTimer = null;
+
+const sleep = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
+
+function toast(text) {
+  const box = document.getElementById("toast");
+  box.textContent = text;
+  box.hidden = false;
+  window.clearTimeout(toastTimer);
+  toastTimer = window.setTimeout(() => {
+    box.hidden = true;
+  }, 3500);
+}
+
+function banner(text) {
+  const box = document.getElementById("banner");
+  box.textContent = text ?? "";
+  box.hidden = !text;
+}
+
+// -- acting --------------------------------------------------------------------------
+
+function play(card) {
+  if (ctx.pending || ctx.seat === null) return;
+  if (connection.send({ type: "play", card })) {
+    ctx.pending = true;
+    document.getElementById("hand").classList.add("pending");
+  }
+}
+
+function declare(contract, trump) {
+  if (ctx.pending || ctx.seat === null) return;
+  if (connection.send({ type: "declare", contract, trump: trump ?? null })) {
+    ctx.pending = true;
+    renderDeclare(ctx, declare);
+  }
+}
+
+// -- drawing -------------------------------------------------------------------------
+
+function renderAll() {
+  renderTopbar(ctx);
+  renderContract(ctx);
+  renderSeats(ctx);
+  renderTurn(ctx);
+  renderScores(ctx);
+  renderHand(ctx, play);
+  renderDeclare(ctx, declare);
+  renderWaiting();
+  const over = ctx.state?.view.phase === "over";
+  const record = document.getElementById("btn-record");
+  record.hidden = !over;
+  record.href = api.recordUrl(tableId);
+  record.setAttribute("download", "");
+  const free = ctx.table ? ctx.table.seats.filter((s) => !s.claimed).length : 0;
+  document.getElementById("btn-invite").hidden = !(ctx.table?.status === "waiting" && free > 0);
+  const turn = ctx.state && ctx.seat !== null && ctx.state.view.to_act === ctx.seat;
+  document.title = `${turn ? "● " : ""}${t("table.title", { id: tableId })}`;
+}
+
+function renderWaiting() {
+  const box = document.getElementById("waiting");
+  const table = ctx.table;
+  if (!table || table.status !== "waiting") {
+    box.hidden = true;
+    return;
+  }
+  const free = table.seats.filter((s) => !s.claimed).length;
+  box.hidden = false;
+  box.replaceChildren();
+  const text = document.createElement("p");
+  text.textContent = t("table.waiting", { n: free });
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "primary";
+  button.textContent = t("table.invite");
+  button.addEventListener("click", () => showInvite(tableId, toast));
+  box.append(text, button);
+}
+
+/** How long cards stay on the table: paced like the server's bots. */
+function timing() {
+  const pause = ctx.pauseMs;
+  return { arrive: pause > 0 ? 260 : 60, hold: pause > 0 ? Math.max(900, pause * 1.6) : 150 };
+}
+
+async function applyState(message, hurry) {
+  ctx.state = message;
+  ctx.pending = false;
+  const event = message.event;
+  const { arrive, hold } = timing();
+  renderAll();
+  const view = message.view;
+  if (event && event.kind === "play" && !hurry) {
+    if (event.winner !== null && message.last_trick) {
+      const trick = message.last_trick;
+      const cards = trick.cards.map((card, i) => ({ seat: (trick.leader + i) % 4, card }));
+      renderTrick(ctx, cards, { arriving: event.card, winner: trick.winner });
+      document.getElementById("turn").textContent = t("table.trickWon", {
+        name: seatName(ctx, trick.winner),
+      });
+      await sleep(arrive + hold);
+      renderTurn(ctx);
+    } else {
+      renderTrick(ctx, view.trick, { arriving: event.card });
+      await sleep(arrive);
+    }
+  }
+  renderTrick(ctx, view.trick);
+  if (event && event.deal_over) {
+    if (view.phase === "over") showSheet(ctx, api.recordUrl(tableId));
+    else showSummary(ctx);
+  } else if (event && event.kind === "resume" && view.phase === "over") {
+    showSheet(ctx, api.recordUrl(tableId));
+  }
+}
+
+// The page marks <body data-busy data-seq> so that tests can wait for it to settle.
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  document.body.dataset.busy = "true";
+  try {
+    while (queue.length) {
+      const message = queue.shift();
+      await applyState(message, queue.length > 6);
+      document.body.dataset.seq = String(message.seq);
+    }
+  } finally {
+    pumping = false;
+    document.body.dataset.busy = "false";
+  }
+}
+
+// -- the conversation ----------------------------------------------------------------
+
+function onMessage(message) {
+  switch (message.type) {
+    case "welcome":
+      ctx.role = message.role;
+      ctx.seat = message.seat;
+      ctx.me = message.seat ?? 0;
+      ctx.table = message.table;
+      ctx.pauseMs = message.bot_pause_ms;
+      queue.length = 0;
+      document.body.classList.toggle("spectator", message.role === "spectator");
+      if (message.role === "spectator") toast(t("table.spectating"));
+      renderAll();
+      break;
+    case "table":
+      ctx.table = message.table;
+      if (!pumping) renderAll();
+      break;
+    case "state":
+      queue.push(message);
+      pump();
+      break;
+    case "error":
+      onError(message);
+      break;
+    default:
+      break;
+  }
+}
+
+function onError(message) {
+  ctx.pending = false;
+  if (message.code === "bad_token") {
+    forgetToken(tableId);
+    ctx.token = null;
+    toast(t("error.bad_token"));
+    connection.close();
+    connect();
+    return;
+  }
+  if (message.code === "not_found") {
+    banner(t("table.noSuchTable"));
+    return;
+  }
+  const known = `error.${message.code}`;
+  if (message.code === "illegal") toast(t("error.illegal", { message: message.message }));
+  else if (t(known) !== known) toast(t(known));
+  else toast(t("error.generic", { message: message.message }));
+  if (!pumping) renderAll();
+}
+
+function connect() {
+  connection = new Connection(
+    tableId,
+    () => (ctx.token ? { type: "hello", token: ctx.token } : { type: "watch" }),
+    {
+      onMessage,
+      onStatus: (status) => banner(status === "reconnecting" ? t("table.reconnecting") : null),
+    },
+  );
+  connection.open();
+}
+
+async function join() {
+  let info;
+  try {
+    info = await api.table(tableId);
+  } catch (error) {
+    banner(error instanceof ApiError && error.code === "not_found" ? t("table.noSuchTable") : t("error.network"));
+    return false;
+  }
+  const free = info.seats.some((s) => s.kind === "human" && !s.claimed);
+  if (info.status !== "waiting" || !free) return true;
+  for (;;) {
+    const choice = await askToJoin(ctx, info);
+    if (choice === null) return true;
+    try {
+      const claim = await api.join(tableId, choice.name, choice.seat);
+      saveName(choice.name);
+      saveToken(tableId, claim.token);
+      ctx.token = claim.token;
+      return true;
+    } catch (error) {
+      toast(error instanceof ApiError ? t("error.generic", { message: error.message }) : String(error));
+      info = await api.table(tableId);
+    }
+  }
+}
+
+async function main() {
+  applyStrings();
+  installKeys();
+  document.getElementById("btn-last").addEventListener("click", () => showLastTrick(ctx));
+  document.getElementById("btn-sheet").addEventListener("click", () => showSheet(ctx, api.recordUrl(tableId)));
+  document.getElementById("btn-invite").addEventListener("click", () => showInvite(tableId, toast));
+  if (window.location.hash.startsWith("#token=")) {
+    saveToken(tableId, decodeURIComponent(window.location.hash.slice("#token=".length)));
+    window.history.replaceState(null, "", window.location.pathname + window.location.search);
+  }
+  ctx.token = params.has("watch") ? null : loadToken(tableId);
+  renderAll();
+  if (!ctx.token && !params.has("watch")) {
+    if (!(await join())) return;
+  }
+  connect();
+}
+
+main();

@@ -1,0 +1,33 @@
+"""The Python examples of docs/rl.md run as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from king.bots import base as bots_base
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "rl.md"
+BLOCKS = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.DOTALL)
+
+
+@pytest.fixture(autouse=True)
+def _registry_per_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bots a test registers stay in that test (the registry is global)."""
+    bots_base.available_bots()  # load the built-in bots into the real registry first
+    monkeypatch.setattr(bots_base, "_REGISTRY", dict(bots_base._REGISTRY))
+
+
+def test_the_docs_have_examples() -> None:
+    assert len(BLOCKS) >= 3
+
+
+@pytest.mark.parametrize("index", range(len(BLOCKS)))
+def test_docs_example_runs(index: int, capsys: pytest.CaptureFixture[str]) -> None:
+    exec(compile(BLOCKS[index], f"docs/rl.md example {index + 1}", "exec"), {})
+    assert capsys.readouterr().out.strip()

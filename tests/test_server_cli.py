@@ -1,0 +1,142 @@
+"""``king`` (the local game in the browser) and ``king serve``, run as real processes."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+
+from king.server.process import ServerProcess, free_port
+
+ADDRESS = re.compile(r"(http://127\.0\.0\.1:\d+)/t/([\w-]+)#token=([\w-]+)")
+
+
+def start_local(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
+    """Run ``king ARGS`` until it prints the table's address; returns it."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "king", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    timer = threading.Timer(60, process.kill)
+    timer.start()
+    assert process.stdout is not None
+    lines = []
+    for line in process.stdout:
+        lines.append(line)
+        if "your table is at" in line:
+            break
+    timer.cancel()
+    assert lines and "your table is at" in lines[-1], "".join(lines)
+    return process, lines[-1]
+
+
+def stop(process: subprocess.Popen[str]) -> int:
+    """Ctrl-C: the server shuts down cleanly (exit 130, as after any interrupt)."""
+    process.send_signal(signal.SIGINT)
+    try:
+        code = process.wait(20)
+    finally:
+        process.kill()
+    assert process.stdout is not None
+    assert "Traceback" not in process.stdout.read()
+    return code
+
+
+def test_king_starts_a_local_table_against_three_bots_and_resumes_it(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.sh"
+    browser.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
+    browser.chmod(0o755)
+    args = ("--db", str(db), "--bots", "random,rule,random")
+    process, line = start_local(*args, env={"BROWSER": str(browser)})
+    match = ADDRESS.search(line)
+    assert match, line
+    url, table, _ = match.groups()
+    info = httpx.get(f"{url}/api/tables/{table}", timeout=10).json()
+    assert info["status"] == "playing"
+    assert [s["kind"] for s in info["seats"]] == ["human", "bot", "bot", "bot"]
+    assert [s["bot"] for s in info["seats"][1:]] == ["random", "rule", "random"]
+    deadline = time.monotonic() + 10
+    while not opened.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert opened.read_text().strip() == match.group(0)  # webbrowser.open was given it
+    assert stop(process) == 130
+    # `king` again resumes the same unfinished game; --new starts another.
+    process, line = start_local(*args, "--no-browser")
+    again = ADDRESS.search(line)
+    assert again and again.group(2) == table
+    stop(process)
+    process, line = start_local(*args, "--no-browser", "--new")
+    other = ADDRESS.search(line)
+    assert other and other.group(2) != table
+    stop(process)
+
+
+def test_king_keeps_its_games_in_the_user_data_folder(tmp_path: Path) -> None:
+    process, _ = start_local(
+        "--no-browser", "--bots", "random,random,random", env={"XDG_DATA_HOME": str(tmp_path)}
+    )
+    stop(process)
+    assert (tmp_path / "king" / "king.db").is_file()
+
+
+def test_bad_options_get_one_line_and_no_traceback(tmp_path: Path) -> None:
+    db = str(tmp_path / "x.db")
+    for args, text in [
+        (("--bots", "random,random"), "three bots"),
+        (("--bots", "cmd:ls,random,random"), "external programs"),
+        (("--bots", "nobody,random,random"), "no bot is called"),
+        (("--rules", "poker", "--bots", "random,random,random"), "not a rules preset"),
+        (("serve", "--stand-in", "cmd:ls", "--db", db), "external programs"),
+    ]:
+        result = subprocess.run(
+            [sys.executable, "-m", "king", "--db", db, *args]
+            if args[0] != "serve"
+            else [sys.executable, "-m", "king", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert result.returncode == 2, (args, result.stderr)
+        assert text in result.stderr
+        assert "Traceback" not in result.stderr
+
+
+def test_king_serve_prints_its_address_and_refuses_a_busy_port_or_database(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "king.db"
+    with ServerProcess(db) as server:
+        assert f"serving tables at {server.url}/" in server.output()
+        other = str(tmp_path / "other.db")
+        busy_port = subprocess.run(
+            [sys.executable, "-m", "king", "serve", "--port", str(server.port), "--db", other],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert busy_port.returncode == 1
+        assert "cannot listen" in busy_port.stderr
+        busy_db = subprocess.run(
+            [sys.executable, "-m", "king", "serve", "--port", str(free_port()), "--db", str(db)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert busy_db.returncode == 1
+        assert "another king server" in busy_db.stderr
+        assert "Traceback" not in busy_port.stderr + busy_db.stderr

@@ -1,0 +1,436 @@
+"""The table protocol against a real server: a real uvicorn in a child process on
+127.0.0.1, a real SQLite file, real WebSockets.  What each seat and each spectator
+receives is inspected message by message."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from king.record import replay
+from king.server.process import ServerProcess
+
+CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
+Message = dict[str, Any]
+
+
+class Peer:
+    """One WebSocket to a table, keeping every message it receives."""
+
+    def __init__(self, server: ServerProcess, table: str) -> None:
+        self._stack = ExitStack()
+        self.socket: ClientConnection = self._stack.enter_context(
+            connect(f"{server.ws_url}/api/tables/{table}/ws", max_size=None, open_timeout=10)
+        )
+        self.received: list[Message] = []
+        self.texts: list[str] = []
+
+    def send(self, message: Message | str | bytes) -> None:
+        if isinstance(message, dict):
+            message = json.dumps({"v": 1, **message})
+        self.socket.send(message)
+
+    def next(self, timeout: float = 10) -> Message:
+        text = self.socket.recv(timeout=timeout)
+        assert isinstance(text, str)
+        self.texts.append(text)
+        message: Message = json.loads(text)
+        self.received.append(message)
+        return message
+
+    def until(self, check: Callable[[Message], bool], timeout: float = 20) -> Message:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, f"no matching message; last: {self.received[-3:]}"
+            message = self.next(left)
+            if check(message):
+                return message
+
+    @property
+    def last(self) -> Message:
+        """The latest state received."""
+        return next(m for m in reversed(self.received) if m["type"] == "state")
+
+    def settle(self, idle: float = 0.3) -> Message:
+        """Read until nothing more comes for ``idle`` seconds; the latest state."""
+        while True:
+            try:
+                self.next(idle)
+            except TimeoutError:
+                return self.last
+
+    def error(self) -> Message:
+        return self.until(lambda m: m["type"] == "error")
+
+    def state(self) -> Message:
+        return self.until(lambda m: m["type"] == "state")
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+def is_state(message: Message) -> bool:
+    return message["type"] == "state"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("protocol") / "king.db"
+    with ServerProcess(db, bot_pause=0, away_after=1.0) as process:
+        yield process
+
+
+def create(server: ServerProcess, seats: list[str], **extra: Any) -> dict[str, Any]:
+    body = {
+        "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats],
+        "name": "Ada",
+        **extra,
+    }
+    answer = httpx.post(f"{server.url}/api/tables", json=body, timeout=10)
+    assert answer.status_code == 201, answer.text
+    claim: dict[str, Any] = answer.json()
+    return claim
+
+
+def join(server: ServerProcess, table: str, name: str, seat: int | None = None) -> str:
+    answer = httpx.post(
+        f"{server.url}/api/tables/{table}/join", json={"name": name, "seat": seat}, timeout=10
+    )
+    assert answer.status_code == 200, answer.text
+    token: str = answer.json()["token"]
+    return token
+
+
+def event_count(server: ServerProcess, table: str) -> int:
+    with sqlite3.connect(server.db) as db:
+        row = db.execute("SELECT COUNT(*) FROM events WHERE table_id = ?", (table,)).fetchone()
+    count: int = row[0]
+    return count
+
+
+def player(server: ServerProcess, table: str, token: str) -> tuple[Peer, Message]:
+    peer = Peer(server, table)
+    peer.send({"type": "hello", "token": token})
+    welcome = peer.next()
+    assert welcome["type"] == "welcome", welcome
+    return peer, peer.state()
+
+
+def act(peer: Peer, state: Message) -> None:
+    """Make the first legal move of ``state``."""
+    if state["declarations"]:
+        choice = next(d for d in state["declarations"] if d["allowed"])
+        peer.send({"type": "declare", "contract": choice["contract"], "trump": choice["trump"]})
+    else:
+        peer.send({"type": "play", "card": state["legal"][0]})
+
+
+def already_played(state: Message) -> set[str]:
+    """The cards a state shows as played: on connecting, the trick and tricks so far;
+    after that, the card its event announces."""
+    event = state["event"]
+    if event["kind"] == "play":
+        return {event["card"]}
+    if event["kind"] == "resume":
+        view = state["view"]
+        cards = {c["card"] for c in view["trick"]}
+        return cards | {card for trick in view["tricks"] for card in trick["cards"]}
+    return set()
+
+
+def cards_in(text: str) -> set[str]:
+    return set(CARD.findall(text))
+
+
+def test_no_hidden_card_reaches_a_seat_or_a_spectator(server: ServerProcess) -> None:
+    claim = create(server, ["human", "random", "random", "random"], seed=21)
+    table = claim["table"]
+    me, state = player(server, table, claim["token"])
+    watcher = Peer(server, table)
+    watcher.send({"type": "watch"})
+    assert watcher.next()["type"] == "welcome"
+    watcher.state()
+    dealt = set(state["view"]["hand"])
+    assert len(dealt) == 13
+    while state["view"]["deal"] == 0:
+        if state["view"]["to_act"] == 0:
+            act(me, state)
+        state = me.state()
+    # The whole first deal, as seat 0 saw it: each message shows only its own hand and
+    # cards already played.
+    played: set[str] = set()
+    for text, message in zip(me.texts, me.received, strict=True):
+        if message["type"] != "state":
+            assert not cards_in(text), text
+            continue
+        played |= already_played(message)
+        hand = set(message["view"]["hand"])
+        if message["view"]["deal"] == 0:
+            assert hand <= dealt
+        assert set(message["legal"]) <= hand
+        assert cards_in(text) <= hand | played, cards_in(text) - hand - played
+    assert len(played) == 52
+    # The spectator saw the same plays, and never a card before it was played.
+    watcher.until(lambda m: is_state(m) and m["view"]["deal"] == 1)
+    seen: set[str] = set()
+    states = 0
+    for text, message in zip(watcher.texts, watcher.received, strict=True):
+        if message["type"] == "state":
+            states += 1
+            assert message["view"]["hand"] == [] and message["view"]["seat"] is None
+            assert message["legal"] == [] and message["declarations"] == []
+            seen |= already_played(message)
+        assert cards_in(text) <= seen, cards_in(text) - seen
+    assert seen == played
+    assert states > 1
+    me.close()
+    watcher.close()
+
+
+def test_bad_messages_get_an_error_and_change_nothing(server: ServerProcess) -> None:
+    claim = create(server, ["human", "human", "random", "random"], seed=5)
+    table = claim["table"]
+    other_token = join(server, table, "Bo")
+    a, _ = player(server, table, claim["token"])
+    b, _ = player(server, table, other_token)
+    people = {0: a, 1: b}
+    # Get to a position where seat 0 or seat 1 is to play a card.
+    while True:
+        state = a.settle()
+        b.settle()
+        to_act = state["view"]["to_act"]
+        if to_act in people and state["view"]["phase"] == "playing":
+            break
+        if to_act in people:
+            act(people[to_act], people[to_act].last)
+    mover = people[to_act]
+    waiting = people[1 - to_act]
+    mover_state = mover.last
+    before = event_count(server, table)
+    hand = mover_state["view"]["hand"]
+    illegal = [c for c in hand if c not in mover_state["legal"]]
+    stranger = Peer(server, table)
+    other_table = create(server, ["human", "random", "random", "random"])
+
+    refusals: list[tuple[Peer, Message | str | bytes, str]] = [
+        (stranger, {"type": "hello", "token": "not-a-token"}, "bad_token"),
+        (stranger, {"type": "hello", "token": other_table["token"]}, "bad_token"),
+        (stranger, {"type": "play", "card": hand[0]}, "not_joined"),
+        (waiting, {"type": "play", "card": mover_state["legal"][0]}, "not_your_turn"),
+        (waiting, {"type": "declare", "contract": "no-queens"}, "not_your_turn"),
+        (mover, {"type": "declare", "contract": "no-queens"}, "not_declaring"),
+        (mover, {"type": "play", "card": "ZZ"}, "invalid"),
+        (mover, {"type": "play", "card": "1S"}, "invalid"),
+        (mover, {"type": "play"}, "invalid"),
+        (mover, {"type": "play", "card": "AS", "extra": 1}, "invalid"),
+        (mover, {"type": "dance"}, "invalid"),
+        (mover, {"type": "hello", "token": claim["token"]}, "already_joined"),
+        (mover, '{"v": 2, "type": "play", "card": "AS"}', "version"),
+        (mover, "{not json", "bad_json"),
+        (mover, b"\xff\xfe", "bad_json"),
+        (mover, "[1, 2]", "invalid"),
+        (mover, "x" * 1_000_000, "too_large"),
+        (mover, json.dumps({"v": 1, "type": "play", "card": "A" * 5000}), "too_large"),
+    ]
+    if illegal:
+        refusals.append((mover, {"type": "play", "card": illegal[0]}, "illegal"))
+    if mover_state["view"]["trick"]:
+        played = mover_state["view"]["trick"][0]["card"]
+        refusals.append((mover, {"type": "play", "card": played}, "illegal"))
+    for peer, message, code in refusals:
+        peer.send(message)
+        error = peer.error()
+        assert error["code"] == code, (message if len(str(message)) < 200 else "...", error)
+        assert error["message"]
+    assert event_count(server, table) == before
+    # Nothing changed, and every connection still works: the mover can play.
+    for peer in (a, b, stranger):
+        peer.send({"type": "ping"})
+        peer.until(lambda m: m["type"] == "pong")
+    mover.send({"type": "play", "card": mover_state["legal"][0]})
+    after = mover.state()
+    event = after["event"]
+    assert (event["kind"], event["seat"], event["card"]) == (
+        "play",
+        mover_state["view"]["seat"],
+        mover_state["legal"][0],
+    )
+    assert event_count(server, table) == before + 1
+    for peer in (a, b, stranger):
+        peer.close()
+
+
+def test_a_spectator_cannot_act(server: ServerProcess) -> None:
+    claim = create(server, ["human", "random", "random", "random"])
+    watcher = Peer(server, claim["table"])
+    watcher.send({"type": "watch"})
+    assert watcher.next()["role"] == "spectator"
+    watcher.send({"type": "declare", "contract": "no-king"})
+    assert watcher.error()["code"] == "spectator"
+    watcher.close()
+
+
+def test_an_absent_player_is_replaced_by_a_bot_and_takes_the_seat_back(
+    server: ServerProcess,
+) -> None:
+    claim = create(server, ["human", "human", "random", "random"], seed=9)
+    table = claim["table"]
+    token_b = join(server, table, "Bo")
+    a, state = player(server, table, claim["token"])
+    b, _ = player(server, table, token_b)
+    b.close()  # Bo leaves; away_after is 1 s on this server
+    deadline = time.monotonic() + 30
+    stood_in = False
+    while time.monotonic() < deadline and not stood_in:
+        if state["view"]["to_act"] == 0:
+            act(a, state)
+        message = a.until(lambda m: m["type"] in ("state", "table"))
+        if message["type"] == "table":
+            stood_in = stood_in or message["table"]["seats"][1]["stand_in"]
+        elif message["event"] and message["event"].get("seat") == 1:
+            stood_in = True  # a bot acted for seat 1
+        if message["type"] == "state":
+            state = message
+    assert stood_in, "no bot played for the absent seat"
+    moves_before = event_count(server, table)
+    b, back = player(server, table, token_b)
+    assert back["event"]["kind"] == "resume"
+    info = httpx.get(f"{server.url}/api/tables/{table}", timeout=10).json()
+    assert info["seats"][1]["connected"] is True
+    assert info["seats"][1]["stand_in"] is False
+    assert event_count(server, table) >= moves_before
+    a.close()
+    b.close()
+
+
+def test_a_full_game_of_bots_is_kept_and_downloads_as_a_record(server: ServerProcess) -> None:
+    claim = create(server, ["random", "random", "rule", "random"], seat=None, seed=77)
+    table = claim["table"]
+    assert claim["token"] is None
+    record = httpx.get(f"{server.url}/api/tables/{table}/record", timeout=10)
+    assert record.status_code == 409
+    assert record.json()["error"]["code"] == "not_over"
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        info = httpx.get(f"{server.url}/api/tables/{table}", timeout=10).json()
+        if info["status"] == "over":
+            break
+        time.sleep(0.3)
+    assert info["status"] == "over"
+    answer = httpx.get(f"{server.url}/api/tables/{table}/record", timeout=10)
+    assert answer.status_code == 200
+    assert "attachment" in answer.headers["content-disposition"]
+    report = replay(answer.text)
+    assert report.valid and report.complete
+    assert sum(report.game.totals) == 0
+    assert report.players == ("random-bot", "random-bot", "rule-bot", "random-bot")
+    lobby = httpx.get(f"{server.url}/api/tables", timeout=10).json()
+    assert table in [t["id"] for t in lobby["finished"]]
+    assert table not in [t["id"] for t in lobby["open"]]
+
+
+def test_http_errors_name_what_was_wrong(server: ServerProcess) -> None:
+    url = server.url
+    four_bots = [{"kind": "bot", "bot": "random"}] * 4
+    cases: list[tuple[str, str, Any, int, str]] = [
+        ("GET", "/api/tables/nosuchtable", None, 404, "not_found"),
+        ("GET", "/api/tables/bad%20id!", None, 404, "not_found"),
+        ("POST", "/api/tables", {"seats": []}, 422, "invalid"),
+        ("POST", "/api/tables", {"seats": four_bots, "seat": 0}, 422, "invalid"),
+        ("POST", "/api/tables", {"seats": four_bots, "seat": None, "rules": "poker"}, 422, ""),
+        (
+            "POST",
+            "/api/tables",
+            {"seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "cmd:rm -rf /"}] * 3},
+            422,
+            "invalid",
+        ),
+        (
+            "POST",
+            "/api/tables",
+            {"seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "nobody"}] * 3},
+            422,
+            "invalid",
+        ),
+        ("POST", "/api/tables", {"seats": four_bots, "seat": None, "name": "x" * 40}, 422, ""),
+        ("POST", "/api/tables", "x" * 20000, 413, "too_large"),
+    ]
+    for method, path, body, status, code in cases:
+        if isinstance(body, str):
+            answer = httpx.request(method, url + path, content=body, timeout=10)
+        else:
+            answer = httpx.request(method, url + path, json=body, timeout=10)
+        assert answer.status_code == status, (path, body, answer.text)
+        error = answer.json()["error"]
+        assert error["message"]
+        if code:
+            assert error["code"] == code
+    claim = create(server, ["human", "human", "random", "random"])
+    table = claim["table"]
+    join(server, table, "Bo")
+    answer = httpx.post(f"{url}/api/tables/{table}/join", json={"name": "Cy"}, timeout=10)
+    assert answer.status_code == 409
+    assert answer.json()["error"]["code"] == "started"
+    claim = create(server, ["human", "human", "human", "random"])
+    answer = httpx.post(
+        f"{url}/api/tables/{claim['table']}/join", json={"name": "Cy", "seat": 0}, timeout=10
+    )
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "seat_taken"
+    answer = httpx.post(
+        f"{url}/api/tables/{claim['table']}/join", json={"name": "Cy", "seat": 3}, timeout=10
+    )
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "bot_seat"
+    answer = httpx.post(
+        f"{url}/api/tables/{claim['table']}/join", json={"name": " \u0000 "}, timeout=10
+    )
+    assert answer.status_code == 422
+    socket = Peer(server, "nosuchtable")
+    assert socket.next()["code"] == "not_found"
+
+
+def test_a_killed_server_brings_every_table_back(tmp_path: Path) -> None:
+    db = tmp_path / "king.db"
+    first = ServerProcess(db, bot_pause=0).start()
+    try:
+        claim = create(first, ["human", "random", "random", "random"], seed=3)
+        table = claim["table"]
+        waiting = create(first, ["human", "human", "random", "random"])
+        me, state = player(first, table, claim["token"])
+        moves = 0
+        while moves < 9:
+            if state["view"]["to_act"] == 0:
+                act(me, state)
+                moves += 1
+            state = me.state()
+        while state["view"]["to_act"] != 0:
+            state = me.state()
+        before = state
+        me.close()
+        first.kill()  # SIGKILL: no shutdown code runs
+    finally:
+        first.kill()
+    second = ServerProcess(db, port=first.port, bot_pause=0).start()
+    try:
+        me, after = player(second, table, claim["token"])
+        for key in ("view", "legal", "declarations", "hand_sizes", "last_trick", "obligations"):
+            assert after[key] == before[key], key
+        assert after["seq"] == before["seq"]
+        act(me, after)
+        assert me.state()["event"]["seat"] == 0
+        info = httpx.get(f"{second.url}/api/tables/{waiting['table']}", timeout=10).json()
+        assert info["status"] == "waiting"
+        assert [s["claimed"] for s in info["seats"]] == [True, False, True, True]
+        me.close()
+    finally:
+        second.stop()

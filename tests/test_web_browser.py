@@ -1,0 +1,314 @@
+"""The page in a real browser: Debian's Chromium driven by Playwright, against a real
+server in a child process.  A person plays by clicking (and with the keyboard), two
+people share a table, a player comes back after closing the page, and the server is
+killed and restarted in the middle of a deal."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+from playwright.sync_api import Browser, BrowserContext, Page  # noqa: E402
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
+
+from king.server.process import ServerProcess  # noqa: E402
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+LEGAL = '#hand .card[data-legal="true"]'
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is missing: apt-get install -y chromium")
+    home = tmp_path_factory.mktemp("home")
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=ARGS, env={**os.environ, "HOME": str(home)}
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("web") / "king.db"
+    with ServerProcess(db, bot_pause=0) as process:
+        yield process
+
+
+def create(server: ServerProcess, seats: list[str], seed: int) -> dict[str, Any]:
+    body = {
+        "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats],
+        "name": "Ada",
+        "seed": seed,
+    }
+    answer = httpx.post(f"{server.url}/api/tables", json=body, timeout=10)
+    assert answer.status_code == 201, answer.text
+    claim: dict[str, Any] = answer.json()
+    return claim
+
+
+def watch_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+def step(page: Page) -> str:
+    """Do the one thing the page asks for now: close a deal summary, declare, or play."""
+    try:
+        if page.locator("#dlg-summary[open]").count():
+            return "summary"
+        choice = page.locator("#declare:not([hidden]) button.choice:not([disabled])")
+        if choice.count():
+            choice.first.click(timeout=1500)
+            return "declared"
+        legal = page.locator(LEGAL)
+        if legal.count():
+            legal.first.click(timeout=1500)
+            return "played"
+    except PlaywrightError:
+        return "retry"  # the page changed under the click (a dialog opened, a new state)
+    page.wait_for_timeout(40)
+    return "waiting"
+
+
+def play_until_summary(page: Page, timeout: float = 60) -> int:
+    """Play by clicking until the deal's summary shows; returns the cards played."""
+    deadline = time.monotonic() + timeout
+    played = 0
+    while time.monotonic() < deadline:
+        done = step(page)
+        if done == "summary":
+            return played
+        played += done == "played"
+    raise AssertionError("the deal did not end in time")
+
+
+def hand(page: Page) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all(
+        "#hand .card", "cards => cards.map(c => c.dataset.card)"
+    )
+    return cards
+
+
+def fewer_cards(page: Page, count: int) -> None:
+    """Wait until the hand holds fewer than ``count`` cards (a card was played)."""
+    page.wait_for_function(
+        "n => document.querySelectorAll('#hand .card').length < n", arg=count, timeout=20000
+    )
+
+
+def wait_my_turn(page: Page) -> None:
+    """Wait until the page has shown every state and asks the person to act."""
+    page.wait_for_function(
+        """() => document.body.dataset.busy === "false"
+            && (document.querySelector('#hand .card[data-legal="true"]')
+                || !document.querySelector('#declare').hidden)""",
+        timeout=20000,
+    )
+
+
+def test_a_whole_deal_against_bots_by_clicking_and_keyboard(
+    browser: Browser, server: ServerProcess
+) -> None:
+    claim = create(server, ["human", "random", "random", "random"], seed=4)
+    page = browser.new_page(viewport=DESKTOP)
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
+    page.wait_for_selector("#hand .card")
+    assert "#token" not in page.url  # the secret leaves the address bar at once
+    cards = page.locator("#hand .card")
+    assert cards.count() == 13
+    for attribute in ("data-card", "data-legal"):
+        assert cards.first.get_attribute(attribute) is not None
+    wait_my_turn(page)
+    if page.locator("#declare:not([hidden])").count():
+        choices = page.locator("#declare button.choice")
+        assert choices.count() == 10
+        trumps = page.locator('#declare button[data-contract="trumps"]')
+        assert sorted(trumps.evaluate_all("bs => bs.map(b => b.dataset.trump)")) == list("CDHS")
+        page.locator('#declare button[data-contract="no-queens"]').focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#declare", state="hidden")
+        wait_my_turn(page)
+    # The keyboard: arrows move between cards with a visible focus, Enter plays.
+    before = len(hand(page))
+    page.locator("#hand .card").first.focus()
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.dataset.card")
+    assert focused == hand(page)[1]
+    assert page.evaluate("getComputedStyle(document.activeElement).outlineStyle") == "solid"
+    page.locator(LEGAL).first.focus()
+    page.keyboard.press("Enter")
+    fewer_cards(page, before)
+    played = 1 + play_until_summary(page)
+    assert played == 13
+    summary = page.locator("#dlg-summary")
+    assert summary.locator("tbody tr").count() == 4
+    page.click("#summary-continue")
+    info = httpx.get(f"{server.url}/api/tables/{claim['table']}", timeout=10).json()
+    assert info["deal"] == 1
+    totals = page.locator("#scores td.total").all_inner_texts()
+    assert len(totals) == 4 and sum(int(t) for t in totals) == sum(
+        int(t) for t in summary.locator("td.total").all_inner_texts()
+    )
+    page.click("#btn-last")
+    assert page.locator("#dlg-last .card").count() == 4
+    page.click("#last-close")
+    assert not errors, errors
+    page.close()
+
+
+def test_two_people_share_a_table_with_two_bots(browser: Browser, server: ServerProcess) -> None:
+    ada: BrowserContext = browser.new_context(viewport=DESKTOP)
+    bo: BrowserContext = browser.new_context(viewport=PHONE)
+    page_a = ada.new_page()
+    page_b = bo.new_page()
+    errors = watch_errors(page_a) + watch_errors(page_b)
+    # Ada creates the table in the lobby and copies the invite link.
+    page_a.goto(f"{server.url}/")
+    page_a.fill("#create-name", "Ada")
+    page_a.wait_for_selector("#seat-3 option", state="attached")
+    page_a.select_option("#seat-1", "human")
+    page_a.select_option("#seat-2", "bot:random")
+    page_a.select_option("#seat-3", "bot:random")
+    page_a.click("#create-form button[type=submit]")
+    page_a.wait_for_url("**/t/*")
+    page_a.wait_for_selector("#waiting:not([hidden])")
+    page_a.click("#waiting button")
+    invite = page_a.input_value("#invite-link")
+    assert invite.startswith(server.url + "/t/")
+    page_a.keyboard.press("Escape")
+    # The lobby lists the table with its free seat and a copy button.
+    lobby = ada.new_page()
+    lobby.goto(f"{server.url}/")
+    table_id = invite.rsplit("/", 1)[1]
+    lobby.wait_for_selector(f'li[data-table="{table_id}"] .copy-invite')
+    lobby.close()
+    # Bo opens the link on a phone and takes the free seat.
+    page_b.goto(invite)
+    page_b.fill("#join-name", "Bo")
+    page_b.click('#dlg-join button[data-seat="1"]')
+    page_b.wait_for_selector("#hand .card")
+    page_a.wait_for_selector("#hand .card")
+    assert set(hand(page_a)).isdisjoint(hand(page_b))
+    assert len(hand(page_a)) == len(hand(page_b)) == 13
+    done = {"a": False, "b": False}
+    deadline = time.monotonic() + 90
+    while not all(done.values()) and time.monotonic() < deadline:
+        for key, page in (("a", page_a), ("b", page_b)):
+            if not done[key]:
+                done[key] = step(page) == "summary"
+    assert all(done.values()), "the deal did not finish on both pages"
+    points_a = page_a.locator("#dlg-summary td.num:not(.total)").all_inner_texts()
+    points_b = page_b.locator("#dlg-summary td.num:not(.total)").all_inner_texts()
+    assert points_a == points_b and len(points_a) == 4
+    width = page_b.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], "the phone page scrolls sideways"
+    assert not errors, errors
+    ada.close()
+    bo.close()
+
+
+def test_a_player_comes_back_after_closing_the_page(
+    browser: Browser, server: ServerProcess
+) -> None:
+    claim = create(server, ["human", "random", "random", "random"], seed=8)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
+    played = 0
+    while played < 3:
+        played += step(page) == "played"
+    wait_my_turn(page)
+    cards = hand(page)
+    page.close()
+    again = context.new_page()
+    errors = watch_errors(again)
+    again.goto(f"{server.url}/t/{claim['table']}")  # the token is remembered
+    again.wait_for_selector("#hand .card")
+    wait_my_turn(again)
+    assert hand(again) == cards
+    assert again.locator("body.spectator").count() == 0
+    while step(again) != "played":
+        pass
+    fewer_cards(again, len(cards))
+    assert not errors, errors
+    context.close()
+
+
+def test_the_server_is_killed_and_restarted_mid_deal(browser: Browser, tmp_path: Path) -> None:
+    db = tmp_path / "king.db"
+    first = ServerProcess(db, bot_pause=0).start()
+    second: ServerProcess | None = None
+    try:
+        claim = create(first, ["human", "rule", "random", "rule"], seed=12)
+        page = browser.new_page(viewport=DESKTOP)
+        page.goto(f"{first.url}/t/{claim['table']}#token={claim['token']}")
+        played = 0
+        while played < 4:
+            played += step(page) == "played"
+        wait_my_turn(page)
+        cards = hand(page)
+        trick = page.eval_on_selector_all("#trick .card", "cs => cs.map(c => c.dataset.played)")
+        seq = page.evaluate("document.body.dataset.seq")
+        first.kill()
+        page.wait_for_selector("#banner:not([hidden])", timeout=10000)
+        second = ServerProcess(db, port=first.port, bot_pause=0).start()
+        page.wait_for_selector("#banner", state="hidden", timeout=20000)
+        wait_my_turn(page)
+        assert hand(page) == cards
+        after = page.eval_on_selector_all("#trick .card", "cs => cs.map(c => c.dataset.played)")
+        assert after == trick
+        assert page.evaluate("document.body.dataset.seq") == seq
+        while step(page) != "played":
+            pass
+        fewer_cards(page, len(cards))
+        page.close()
+    finally:
+        first.kill()
+        if second is not None:
+            second.stop()
+
+
+def test_a_spectator_sees_the_final_score_sheet_and_the_record(
+    browser: Browser, server: ServerProcess
+) -> None:
+    body = {"seats": [{"kind": "bot", "bot": "random"}] * 4, "seat": None, "seed": 30}
+    table = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()["table"]
+    deadline = time.monotonic() + 60
+    while httpx.get(f"{server.url}/api/tables/{table}", timeout=10).json()["status"] != "over":
+        assert time.monotonic() < deadline, "the bots did not finish"
+        time.sleep(0.2)
+    page = browser.new_page(viewport=DESKTOP)
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/t/{table}?watch")
+    page.wait_for_selector("#dlg-sheet[open]")
+    assert page.locator("#dlg-sheet tbody tr").count() == 20
+    assert page.locator("#dlg-sheet .winner").inner_text()
+    link = page.locator("#dlg-sheet a[download]").get_attribute("href")
+    assert link == f"/api/tables/{table}/record"
+    assert page.locator("#hand .card").count() == 0
+    assert not errors, errors
+    page.close()
