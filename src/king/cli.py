@@ -17,6 +17,7 @@ import typer
 
 from king import __version__
 from king.record import RecordError, ReplayReport, replay
+from king.rules import Rules, RulesError
 
 app = typer.Typer(
     name="king",
@@ -69,7 +70,6 @@ def main(
     if ctx.invoked_subcommand is not None:
         return
     from king.bots import BotSpecError, strongest_bot
-    from king.rules import Rules, RulesError
     from king.server.config import ServerSettings
     from king.server.players import check_bot_spec
     from king.server.run import ServeError, run_local
@@ -170,24 +170,10 @@ def play_command(
     ] = None,
 ) -> None:
     """Play a whole game in the terminal against three computer players."""
-    from king.bots import BotSpecError, make_bot, strongest_bot
-    from king.rules import Rules, RulesError
+    from king.bots import strongest_bot
 
-    if bots is None:
-        specs = [strongest_bot()] * 3
-    else:
-        specs = [b.strip() for b in bots.split(",")]
-        if len(specs) != 3 or not all(specs):
-            raise _fail(f"--bots needs three bots separated by commas, not {bots!r}", 2)
-    for spec in specs:
-        try:
-            make_bot(spec).close()
-        except BotSpecError as error:
-            raise _fail(str(error), 2) from None
-    try:
-        preset = Rules.preset(rules)
-    except RulesError as error:
-        raise _fail(str(error), 2) from None
+    specs = [strongest_bot()] * 3 if bots is None else _bot_specs(bots, 3)
+    preset = _preset(rules)
     if resume is not None and not resume.is_file():
         raise _fail(f"{resume}: no such file to resume", 2)
     from king.tui.app import PlayError, run_play
@@ -204,6 +190,29 @@ def play_command(
 def _fail(message: str, code: int) -> typer.Exit:
     typer.echo(f"king: {message}", err=True)
     return typer.Exit(code)
+
+
+def _bot_specs(text: str, count: int) -> list[str]:
+    """``count`` comma-separated bot specifications, each checked by building the bot."""
+    from king.bots import BotSpecError, make_bot
+
+    specs = [b.strip() for b in text.split(",")]
+    if len(specs) != count or not all(specs):
+        raise _fail(f"--bots needs {count} bots separated by commas, not {text!r}", 2)
+    for spec in specs:
+        try:
+            make_bot(spec).close()
+        except BotSpecError as error:
+            raise _fail(str(error), 2) from None
+    return specs
+
+
+def _preset(name: str) -> Rules:
+    """The rules preset named on the command line."""
+    try:
+        return Rules.preset(name)
+    except RulesError as error:
+        raise _fail(str(error), 2) from None
 
 
 def _read_records(path: Path) -> list[ReplayReport]:
@@ -367,23 +376,11 @@ def arena_command(
 ) -> None:
     """Play bots against each other on duplicate deals and report who is stronger."""
     from king.arena import ArenaConfig, PlayResult, run_arena
-    from king.bots import BotSpecError, make_bot
-    from king.rules import Rules, RulesError
 
     if games is not None and deals is not None:
         raise _fail("give --games or --deals, not both", 2)
-    specs = [b.strip() for b in bots.split(",")]
-    if len(specs) != 4 or not all(specs):
-        raise _fail(f"--bots needs four bots separated by commas, not {bots!r}", 2)
-    for spec in specs:
-        try:
-            make_bot(spec).close()
-        except BotSpecError as error:
-            raise _fail(str(error), 2) from None
-    try:
-        preset = Rules.preset(rules)
-    except RulesError as error:
-        raise _fail(str(error), 2) from None
+    specs = _bot_specs(bots, 4)
+    preset = _preset(rules)
     mode: Literal["games", "deals"] = "games" if games is not None else "deals"
     count = games if games is not None else (deals if deals is not None else 100)
     config = ArenaConfig(

@@ -611,6 +611,21 @@ def _leave(frame: Any, tt_key: Any, tt_low: Any, tt_high: Any) -> int:
 
 
 @jit
+def _absorb(frame: Any, value: int) -> None:
+    """Take a child's value into its parent's frame: the best so far and the window."""
+    if frame[F_MAX]:
+        if value > frame[F_BEST]:
+            frame[F_BEST] = value
+        if frame[F_BEST] > frame[F_ALPHA]:
+            frame[F_ALPHA] = frame[F_BEST]
+    else:
+        if value < frame[F_BEST]:
+            frame[F_BEST] = value
+        if frame[F_BEST] < frame[F_BETA]:
+            frame[F_BETA] = frame[F_BEST]
+
+
+@jit
 def _search(
     stack: Any,
     frames: Any,
@@ -644,17 +659,7 @@ def _search(
                     return value
                 depth -= 1
                 entering = False
-                frame = frames[depth]
-                if frame[F_MAX]:
-                    if value > frame[F_BEST]:
-                        frame[F_BEST] = value
-                    if frame[F_BEST] > frame[F_ALPHA]:
-                        frame[F_ALPHA] = frame[F_BEST]
-                else:
-                    if value < frame[F_BEST]:
-                        frame[F_BEST] = value
-                    if frame[F_BEST] < frame[F_BETA]:
-                        frame[F_BETA] = frame[F_BEST]
+                _absorb(frames[depth], value)
         frame = frames[depth]
         card = -1
         if frame[F_ALPHA] < frame[F_BETA]:
@@ -678,17 +683,7 @@ def _search(
         if depth == 0:
             return value
         depth -= 1
-        frame = frames[depth]
-        if frame[F_MAX]:
-            if value > frame[F_BEST]:
-                frame[F_BEST] = value
-            if frame[F_BEST] > frame[F_ALPHA]:
-                frame[F_ALPHA] = frame[F_BEST]
-        else:
-            if value < frame[F_BEST]:
-                frame[F_BEST] = value
-            if frame[F_BEST] < frame[F_BETA]:
-                frame[F_BETA] = frame[F_BEST]
+        _absorb(frames[depth], value)
         entering = False
 
 
