@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -30,6 +31,7 @@ from king.bots import kernel
 from king.bots.base import Bot, BotSpecError, register
 from king.bots.sampler import Constraints, constraints, sample_world
 from king.cards import DECK, Card
+from king.game import Game
 from king.rules import PENALTY_MASKS, Contract, Declaration
 from king.view import SeatView
 
@@ -39,6 +41,8 @@ __all__ = ["SearchBot"]
 NODES_PER_SECOND = 1_000_000
 #: What replaying one earlier card in one world costs, to weight the worlds, in nodes.
 LIKELIHOOD_COST = 15
+#: Rule-bot rollouts (the rest of a deal) per second on the reference machine.
+ROLLOUTS_PER_SECOND = 400
 
 #: What each contract is worth to its declarer on an average hand under policy play
 #: (Trumps: with the best trump suit), measured with ``scripts/calibrate_declarations.py``.  A
@@ -70,6 +74,8 @@ class SearchBot(Bot):
         noise: float = 0.35,
         max_worlds: int = 1200,
         declare_worlds: int = 160,
+        model: str = "rule",
+        margin: float = 2.0,
     ) -> None:
         super().__init__(seed)
         self.budget = budget
@@ -79,6 +85,8 @@ class SearchBot(Bot):
         self.noise = noise
         self.max_worlds = max_worlds
         self.declare_worlds = declare_worlds
+        self.model = model
+        self.margin = margin
         kernel.warm_up()
 
     # -- playing -----------------------------------------------------------------------
@@ -101,6 +109,8 @@ class SearchBot(Bot):
             return DECK[ids[0]]
         _set_threads(self.threads)
         rng = random.Random(self.rng.getrandbits(64))
+        if self.model == "rule":
+            return self._play_by_rollouts(view, ids, rng, code, trump, flags)
         base = _base_state(view)
         cand = np.array(ids, dtype=np.int64)
         totals = np.zeros(len(ids), dtype=np.float64)
@@ -130,6 +140,64 @@ class SearchBot(Bot):
                 break
         best = int(np.argmax(totals))  # ties go to the lowest card id: deterministic
         return DECK[ids[best]]
+
+    def _play_by_rollouts(
+        self,
+        view: SeatView,
+        ids: list[int],
+        rng: random.Random,
+        code: int,
+        trump: int,
+        flags: int,
+    ) -> Card:
+        """Try each card in sampled worlds and let the rule bot play every seat to the
+        end of the deal; keep the rule bot's own card unless another does better by a
+        clear margin over the same worlds (a rollout improvement of the rule policy)."""
+        from king.bots.rule import RuleBot
+
+        rule = RuleBot(0)
+        default = rule.play(view).id
+        if default not in ids:  # an equivalent card stands for it
+            same = [c for c in ids if c // 13 == default // 13]
+            default = min(same, key=lambda c: abs(c - default)) if same else ids[0]
+        known = constraints(view)
+        sequence = _plays(view)
+        rules = replace(view.rules, two_of_diamonds_starts=False)
+        assert view.declaration is not None
+        rollouts = max(len(ids), int(self.budget * ROLLOUTS_PER_SECOND))
+        count = max(2, rollouts // len(ids))
+        worlds = self._worlds(view, known, sequence, rng, count, code, trump, flags)
+        values = np.zeros((len(worlds), len(ids)), dtype=np.float64)
+        start = time.perf_counter()
+        for w, world in enumerate(worlds):
+            dealt = [int(h) for h in world]
+            for seat, card in sequence:
+                dealt[seat] |= 1 << card
+            for i, card in enumerate(ids):
+                game = Game(rules, seed=0, auto_deal=False)
+                game.deal_cards(dealt, view.declarer)
+                game.declare(view.declaration)
+                for _, played in sequence:
+                    game.play_unchecked(played)
+                game.play_unchecked(card)
+                while game.deal_number == 0:
+                    actor = game.to_act
+                    assert actor is not None
+                    game.play_unchecked(rule.play(game.view(actor)).id)
+                values[w, i] = game.results[0].points[view.seat]
+            if time.perf_counter() - start > 4 * self.budget + 0.5:
+                values = values[: w + 1]
+                break
+        means = values.mean(axis=0)
+        best = int(np.argmax(means))
+        base = ids.index(default)
+        if best == base or len(values) < 2:
+            return DECK[default]
+        gain = values[:, best] - values[:, base]
+        error = float(gain.std(ddof=1)) / math.sqrt(len(gain))
+        if float(gain.mean()) > self.margin * error:
+            return DECK[ids[best]]
+        return DECK[default]
 
     def _worlds(
         self,
@@ -254,16 +322,23 @@ _OPTIONS = {
     "tail": ("tail", int),
     "noise": ("noise", float),
     "worlds": ("max_worlds", int),
+    "margin": ("margin", float),
 }
 
 
 @register("search", "Monte Carlo search over sampled deals with an exact endgame solver", 100)
 def _make(seed: int, options: dict[str, str]) -> SearchBot:
-    kwargs: dict[str, float | int] = {}
+    kwargs: dict[str, float | int | str] = {}
     for key, value in options.items():
+        if key == "model":
+            if value not in ("rule", "kernel"):
+                raise BotSpecError(f"search option model is 'rule' or 'kernel', not {value!r}")
+            kwargs["model"] = value
+            continue
         if key not in _OPTIONS:
             raise BotSpecError(
-                f"the search bot has no option {key!r}: use {', '.join(sorted(_OPTIONS))}"
+                f"the search bot has no option {key!r}: use "
+                f"{', '.join(sorted([*_OPTIONS, 'model']))}"
             )
         name, kind = _OPTIONS[key]
         try:
