@@ -5,13 +5,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import pytest
-
 from king.game import Game, Phase
 from king.rules import Rules
 
-#: The shared examples of RECORD.md (beside the checkout), and the project's own copies.
-SHARED_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
+#: The project's copies of the example records of RECORD.md.
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 
@@ -27,9 +24,3 @@ def play_random_game(rules: Rules, seed: int) -> Game:
             assert deal is not None
             game.play(rng.choice(deal.legal_moves()))
     return game
-
-
-@pytest.fixture
-def examples() -> Path:
-    """The folder of example records shipped with the project."""
-    return EXAMPLES
