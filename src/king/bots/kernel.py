@@ -103,22 +103,6 @@ def lowest(mask: int) -> int:
     return -1
 
 
-@jit
-def high_in_suit(mask: int, suit: int) -> int:
-    field = (mask >> (13 * suit)) & FIELD
-    if field == 0:
-        return -1
-    return 13 * suit + HIGH13[field]
-
-
-@jit
-def low_in_suit(mask: int, suit: int) -> int:
-    field = (mask >> (13 * suit)) & FIELD
-    if field == 0:
-        return -1
-    return 13 * suit + LOW13[field]
-
-
 # -- the rules -----------------------------------------------------------------------
 
 
