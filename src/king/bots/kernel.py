@@ -50,7 +50,10 @@ S_TOP_SEAT = 11
 S_LED = 12  # the suit led, -1 before the lead
 S_OVER = 13
 S_POINTS = 14  # 14-17: each seat's points so far
-STATE_SIZE = 18
+S_VOIDS = 18  # 18-21: the suits each seat has shown it lacks (bit per suit), as the
+# rule bot reads them: failing to follow shows a void in the led suit, and in Trumps
+# failing to trump as well shows a void in trumps
+STATE_SIZE = 22
 
 SUITS = np.array(SUIT_MASKS, dtype=np.int64)
 PENALTY = np.array(PENALTY_MASKS, dtype=np.int64)
@@ -198,6 +201,11 @@ def play(state: Any, card: int, contract: int, trump: int, flags: int) -> None:
         state[S_TOP] = card
         state[S_TOP_SEAT] = turn
     else:
+        led = state[S_LED]
+        if suit != led:
+            state[S_VOIDS + turn] |= 1 << led
+            if trump >= 0 and suit != trump:
+                state[S_VOIDS + turn] |= 1 << trump
         top = state[S_TOP]
         top_suit = top // 13
         if suit == top_suit:

@@ -27,8 +27,9 @@ from dataclasses import replace
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots import kernel
+from king.bots import kernel, kernel_rule
 from king.bots.base import Bot, BotSpecError, register
+from king.bots.rule import choose_card
 from king.bots.sampler import Constraints, constraints, sample_world
 from king.cards import DECK, Card
 from king.game import Game
@@ -41,8 +42,9 @@ __all__ = ["SearchBot"]
 NODES_PER_SECOND = 1_000_000
 #: What replaying one earlier card in one world costs, to weight the worlds, in nodes.
 LIKELIHOOD_COST = 15
-#: Rule-bot rollouts (the rest of a deal) per second on the reference machine.
-ROLLOUTS_PER_SECOND = 400
+#: Compiled rule-policy rollouts (the rest of a deal) per second and thread on the
+#: reference machine, counting the sampling and weighting of their worlds.
+ROLLOUTS_PER_SECOND = 40_000
 
 #: What each contract is worth to its declarer on an average hand under policy play
 #: (Trumps: with the best trump suit), measured with ``scripts/calibrate_declarations.py``.  A
@@ -72,7 +74,7 @@ class SearchBot(Bot):
         solve_limit: int = 5,
         tail: int = 4,
         noise: float = 0.35,
-        max_worlds: int = 1200,
+        max_worlds: int = 10_000,
         declare_worlds: int = 160,
         model: str = "rule",
         margin: float = 2.0,
@@ -88,6 +90,7 @@ class SearchBot(Bot):
         self.model = model
         self.margin = margin
         kernel.warm_up()
+        kernel_rule.warm_up()
 
     # -- playing -----------------------------------------------------------------------
 
@@ -150,50 +153,41 @@ class SearchBot(Bot):
         trump: int,
         flags: int,
     ) -> Card:
-        """Try each card in sampled worlds and let the rule bot play every seat to the
-        end of the deal; keep the rule bot's own card unless another does better by a
-        clear margin over the same worlds (a rollout improvement of the rule policy)."""
-        from king.bots.rule import RuleBot
-
-        rule = RuleBot(0)
-        default = rule.play(view).id
+        """Try each card in sampled worlds and let the rule policy (compiled) play every
+        seat to the end of the deal; keep the rule bot's own card unless another does
+        better by a clear margin over the same worlds (a rollout improvement of the rule
+        policy, which is also the model of the other players)."""
+        default = choose_card(view)
         if default not in ids:  # an equivalent card stands for it
             same = [c for c in ids if c // 13 == default // 13]
             default = min(same, key=lambda c: abs(c - default)) if same else ids[0]
         known = constraints(view)
         sequence = _plays(view)
-        rules = replace(view.rules, two_of_diamonds_starts=False)
-        assert view.declaration is not None
-        rollouts = max(len(ids), int(self.budget * ROLLOUTS_PER_SECOND))
-        count = max(2, rollouts // len(ids))
-        worlds = self._worlds(view, known, sequence, rng, count, code, trump, flags)
-        values = np.zeros((len(worlds), len(ids)), dtype=np.float64)
+        base = _base_state(view)
+        cand = np.array(ids, dtype=np.int64)
+        rollouts = self.budget * ROLLOUTS_PER_SECOND * self.threads
+        wanted = int(min(self.max_worlds, max(16, rollouts // len(ids))))
+        chunks: list[NDArray[np.int64]] = []
+        done = 0
         start = time.perf_counter()
-        for w, world in enumerate(worlds):
-            dealt = [int(h) for h in world]
-            for seat, card in sequence:
-                dealt[seat] |= 1 << card
-            for i, card in enumerate(ids):
-                game = Game(rules, seed=0, auto_deal=False)
-                game.deal_cards(dealt, view.declarer)
-                game.declare(view.declaration)
-                for _, played in sequence:
-                    game.play_unchecked(played)
-                game.play_unchecked(card)
-                while game.deal_number == 0:
-                    actor = game.to_act
-                    assert actor is not None
-                    game.play_unchecked(rule.play(game.view(actor)).id)
-                values[w, i] = game.results[0].points[view.seat]
+        while done < wanted:
+            count = min(wanted - done, 256 * self.threads)
+            worlds = self._worlds(view, known, sequence, rng, count, code, trump, flags)
+            values = np.zeros((count, len(ids)), dtype=np.int64)
+            kernel_rule.rule_rollouts(worlds, base, cand, view.seat, code, trump, flags, values)
+            chunks.append(values)
+            done += count
+            # The rollout count decides (deterministic); the clock only guards against a
+            # machine far slower than the reference one.
             if time.perf_counter() - start > 4 * self.budget + 0.5:
-                values = values[: w + 1]
                 break
-        means = values.mean(axis=0)
+        table = np.concatenate(chunks).astype(np.float64)
+        means = table.mean(axis=0)
         best = int(np.argmax(means))
-        base = ids.index(default)
-        if best == base or len(values) < 2:
+        base_index = ids.index(default)
+        if best == base_index or len(table) < 2:
             return DECK[default]
-        gain = values[:, best] - values[:, base]
+        gain = table[:, best] - table[:, base_index]
         error = float(gain.std(ddof=1)) / math.sqrt(len(gain))
         if float(gain.mean()) > self.margin * error:
             return DECK[ids[best]]
@@ -222,9 +216,8 @@ class SearchBot(Bot):
             dealt[:, seat] |= 1 << card
         plays = np.array([card for _, card in sequence], dtype=np.int64)
         logs = np.zeros(pool, dtype=np.float64)
-        kernel.log_likelihoods(
-            dealt, plays, sequence[0][0], view.seat, code, trump, flags, self.noise, logs
-        )
+        likelihoods = kernel_rule.rule_likelihoods if self.model == "rule" else kernel.log_likelihoods
+        likelihoods(dealt, plays, sequence[0][0], view.seat, code, trump, flags, self.noise, logs)
         weights = np.exp(logs - logs.max())
         weights /= weights.sum()
         # Systematic resampling: ``count`` worlds in proportion to their weights.
@@ -310,9 +303,26 @@ def _base_state(view: SeatView) -> NDArray[np.int64]:
     state[kernel.S_TRICKS] = len(view.tricks)
     for seat in range(4):
         state[kernel.S_POINTS + seat] = view.deal_points[seat]
+    for trick in view.tricks:
+        _note_voids(state, trick.leader, [card.id for card in trick.cards], trump)
+    if view.current_trick:
+        _note_voids(state, view.current_trick[0][0], [c.id for _, c in view.current_trick], trump)
     for _, card in view.current_trick:
         kernel.play(state, card.id, code, trump, view.rules.flags)
     return state
+
+
+def _note_voids(state: NDArray[np.int64], leader: int, ids: list[int], trump: int) -> None:
+    """Mark in ``state`` the suits each seat showed it lacks in one trick, as the kernel
+    does when it plays a card (the current trick's cards are marked again by it)."""
+    led = ids[0] // 13
+    for position in range(1, len(ids)):
+        suit = ids[position] // 13
+        if suit != led:
+            seat = (leader + position) & 3
+            state[kernel.S_VOIDS + seat] |= 1 << led
+            if trump >= 0 and suit != trump:
+                state[kernel.S_VOIDS + seat] |= 1 << trump
 
 
 _OPTIONS = {

@@ -1,0 +1,548 @@
+"""The rule bot's card play, compiled: the same formulas as :mod:`king.bots.rule`, read
+from a kernel position instead of a :class:`~king.view.SeatView`.
+
+The search bot uses it twice: as the policy of its rollouts (every seat plays the rule
+card to the end of the deal, some tens of thousands of times per second instead of a few
+hundred in Python), and as its model of the other players when it weighs the sampled
+worlds by how likely their earlier cards were.  ``tests/test_kernel_rule.py`` proves it
+chooses exactly the card :func:`king.bots.rule.choose_card` chooses over thousands of
+random positions, so the two cannot drift apart silently.
+
+Every function takes the seat to move's picture of the deal as plain numbers: its hand,
+the cards it has not seen (``unseen``), the suits each seat has shown void (the kernel
+position's ``S_VOIDS``), how many other seats may still hold each suit (``opp_out``) and
+the seats still to play to this trick (``later``).  Floating-point expressions keep the
+Python order of operations so that the results are bit-for-bit the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from king.bots import rule
+from king.bots.kernel import (
+    S_COUNT,
+    S_LEADER,
+    S_LED,
+    S_OVER,
+    S_PLAYED,
+    S_POINTS,
+    S_TOP,
+    S_TRICK,
+    S_TRICKS,
+    S_TURN,
+    S_VOIDS,
+    STATE_SIZE,
+    SUITS,
+    highest,
+    legal_now,
+    lowest,
+    play,
+    popcount,
+)
+from king.cards import SUIT_MASKS
+
+__all__ = ["rule_card", "rule_likelihoods", "rule_playout", "rule_rollouts"]
+
+TRUMPS, NO_TRICKS, NO_HEARTS, NO_QUEENS, NO_BOYS, NO_KING, NO_LAST_TWO = range(7)
+
+ABOVE = np.array(rule._ABOVE, dtype=np.int64)
+BELOW = np.array(rule._BELOW, dtype=np.int64)
+PENALTY = np.array(rule._PENALTY, dtype=np.int64)
+UNIT = np.array(rule._UNIT, dtype=np.int64)
+GUARD = np.array(rule._GUARD, dtype=np.float64)
+COVER = np.array(rule._COVER, dtype=np.float64)
+UNGUARD = np.array(rule._UNGUARD, dtype=np.float64)
+KEEP = rule._KEEP
+HEARTS = SUIT_MASKS[1]
+KH = rule._KH
+AH = rule._AH
+QUEENS = rule._QUEENS
+BOYS = rule._BOYS
+QUEEN_OF = np.array(rule._QUEEN_OF, dtype=np.int64)
+FULL = (1 << 52) - 1
+
+jit = njit(cache=True, nogil=True)
+
+
+# -- what a seat knows ---------------------------------------------------------------
+
+
+@jit
+def _void_chance(voids: Any, unseen: int, opp_out: Any, seat: int, suit: int) -> float:
+    """How likely ``seat`` holds no card of ``suit`` (1 when it has shown so)."""
+    if voids[seat] >> suit & 1:
+        return 1.0
+    out = popcount(unseen & SUITS[suit])
+    holders = opp_out[suit]
+    if holders <= 1:
+        return 0.0 if out else 1.0
+    return float((1.0 - 1.0 / holders) ** float(out))
+
+
+# -- negative contracts ---------------------------------------------------------------
+
+
+@jit
+def _p_win(
+    card: int, unseen: int, voids: Any, opp_out: Any, later: Any, n_later: int
+) -> float:
+    """The chance that none of the later seats plays above ``card`` in its suit."""
+    above = unseen & ABOVE[card]
+    if not above:
+        return 1.0
+    suit = card // 13
+    bit = 1 << suit
+    followers = 0
+    for i in range(n_later):
+        if not voids[later[i]] & bit:
+            followers += 1
+    if not followers:
+        return 1.0
+    below = popcount(unseen & BELOW[card])
+    if not below:
+        return 0.0
+    high = popcount(above)
+    share = (high + below) / max(1, opp_out[suit])
+    forced = float((high / (high + below)) ** share)
+    return float((1.0 - forced) ** float(followers))
+
+
+@jit
+def _stake(code: int, card: int, unseen: int) -> float:
+    """What a trick that ``card`` wins is expected to cost, counting ``card`` itself."""
+    bit = np.int64(1) << card
+    suit = card // 13
+    if code == NO_TRICKS:
+        return 50.0
+    if code == NO_LAST_TWO:
+        return 90.0
+    if code == NO_HEARTS:
+        out = popcount(unseen & HEARTS)
+        if bit & HEARTS:
+            return 30.0 + 24.0 * min(3, out)
+        return 15.0 if out else 0.0
+    if code == NO_QUEENS:
+        value = 100.0 if bit & QUEENS else 0.0
+        queen = QUEEN_OF[suit]
+        if unseen & queen and card > 13 * suit + 10:
+            value += 70.0
+        return value + 10.0 * popcount(unseen & QUEENS & ~queen)
+    if code == NO_BOYS:
+        value = 60.0 if bit & BOYS else 0.0
+        value += 35.0 * popcount(unseen & BOYS & BELOW[card])
+        return value + 5.0 * popcount(unseen & BOYS & ~SUITS[suit])
+    if bit == KH:
+        return 320.0
+    if not unseen & KH:
+        return 0.0
+    return 240.0 if bit == AH else 30.0
+
+
+@jit
+def _danger(code: int, card: int, hand: int, unseen: int) -> float:
+    """The expected future cost of keeping ``card``."""
+    high = popcount(unseen & ABOVE[card])
+    below = popcount(unseen & BELOW[card])
+    chance = (below + 1) / (below + COVER[code] * high + 1) if high else 0.95
+    chance *= GUARD[code] ** float(popcount(hand & BELOW[card]))
+    return chance * _stake(code, card, unseen)
+
+
+@jit
+def _shed_value(code: int, card: int, hand: int, unseen: int) -> float:
+    """How much playing ``card`` lowers the danger of the hand."""
+    value = _danger(code, card, hand, unseen)
+    unguard = UNGUARD[code]
+    higher = hand & ABOVE[card]
+    while higher:
+        top = highest(higher)
+        higher ^= np.int64(1) << top
+        value -= _danger(code, top, hand, unseen) * unguard
+    return value
+
+
+@jit
+def _trick_cost(
+    code: int, card: int, unseen: int, voids: Any, opp_out: Any, later: Any, n_later: int,
+    trick_mask: int, trick_no: int, led: int,
+) -> float:  # fmt: skip
+    """What winning the current trick with ``card`` is expected to cost."""
+    if code == NO_TRICKS:
+        return 50.0
+    if code == NO_LAST_TWO:
+        if trick_no >= 11:
+            return 180.0
+        return 70.0 if trick_no == 10 else 0.0
+    pen = PENALTY[code]
+    unseen_pen = unseen & pen
+    count = float(popcount((trick_mask | np.int64(1) << card) & pen))
+    if unseen_pen:
+        suit = card // 13 if led < 0 else led
+        in_suit = unseen_pen & SUITS[suit]
+        elsewhere = popcount(unseen_pen & ~SUITS[suit])
+        below = popcount(in_suit & BELOW[card])
+        for i in range(n_later):
+            void = _void_chance(voids, unseen, opp_out, later[i], suit)
+            if code == NO_HEARTS and suit == 1:
+                count += 1.0 - void
+            elif below:
+                count += (1.0 - void) * 1.6 * below / max(1.0, opp_out[suit] - 0.5)
+            if elsewhere:
+                count += void * min(1.0, 0.5 * elsewhere)
+    return UNIT[code] * count
+
+
+@jit
+def _lead_bonus(code: int, card: int, hand: int, unseen: int) -> float:
+    """Extra value of leading ``card``: flushing a penalty card, making a void."""
+    suit = card // 13
+    suit_mask = SUITS[suit]
+    pen = PENALTY[code]
+    bonus = 0.0
+    flush = unseen & pen & suit_mask & ABOVE[card]
+    if flush and (code == NO_HEARTS or not hand & pen & suit_mask):
+        mine_above = hand & ABOVE[lowest(flush)]
+        weight = 0.12 if mine_above else 0.25
+        if code == NO_HEARTS:
+            weight = 0.3
+        bonus += weight * UNIT[code] * min(2, popcount(flush))
+    if popcount(hand & suit_mask) == 1 and hand & ~suit_mask:
+        bonus += 0.04 * UNIT[code] if unseen & suit_mask else 0.0
+    return bonus
+
+
+@jit
+def _play_negative(
+    code: int, legal: int, hand: int, unseen: int, voids: Any, opp_out: Any, later: Any,
+    n_later: int, trick_mask: int, trick_no: int, led: int, win_card: int,
+) -> int:  # fmt: skip
+    """The legal card with the lowest expected cost in a negative contract."""
+    leading = led < 0
+    following = not leading and (legal & SUITS[led]) != 0
+    unit = UNIT[code]
+    pen = PENALTY[code]
+    last_two = code == NO_LAST_TWO
+    keep = 0.0
+    keep_more = 0.0
+    # No Last Two: the three cards safest to keep, by (danger, card id).
+    safe_cards = np.full(3, -1, dtype=np.int64)
+    safe_danger = np.zeros(3, dtype=np.float64)
+    n_safe = 0
+    if last_two:
+        rest = hand
+        while rest:
+            card = lowest(rest)
+            rest ^= np.int64(1) << card
+            danger = _danger(code, card, hand, unseen)
+            # Insert in order; ties keep the lower card first (it comes first).
+            pos = n_safe
+            while pos > 0 and danger < safe_danger[pos - 1]:
+                pos -= 1
+            if pos < 3:
+                last = min(n_safe, 2)
+                for j in range(last, pos, -1):
+                    safe_danger[j] = safe_danger[j - 1]
+                    safe_cards[j] = safe_cards[j - 1]
+                safe_danger[pos] = danger
+                safe_cards[pos] = card
+                n_safe = min(3, n_safe + 1)
+        for j in range(min(2, n_safe)):
+            keep += safe_danger[j]
+        for j in range(n_safe):
+            keep_more += safe_danger[j]
+    best = -1
+    best_cost = 0.0
+    rest = legal
+    while rest:
+        card = lowest(rest)
+        bit = np.int64(1) << card
+        rest ^= bit
+        if leading:
+            chance = _p_win(card, unseen, voids, opp_out, later, n_later)
+        elif following:
+            if card < win_card:
+                chance = 0.0
+            else:
+                chance = _p_win(card, unseen, voids, opp_out, later, n_later)
+        else:
+            chance = 0.0
+        if last_two:
+            kept = keep
+            for j in range(min(2, n_safe)):
+                if safe_cards[j] == card:
+                    kept = keep_more - safe_danger[j]
+            cost = KEEP * (kept - keep) - _shed_value(code, card, hand, unseen)
+        else:
+            cost = -_shed_value(code, card, hand, unseen)
+        if chance > 0.0:
+            cost += chance * _trick_cost(
+                code, card, unseen, voids, opp_out, later, n_later, trick_mask, trick_no, led
+            )
+        if not leading and not following and bit & pen:
+            cost -= 0.5 * unit
+        if leading:
+            cost -= _lead_bonus(code, card, hand, unseen)
+        if best < 0 or cost < best_cost - 1e-9:
+            best = card
+            best_cost = cost
+    return best
+
+
+# -- Trumps ---------------------------------------------------------------------------
+
+
+@jit
+def _ruff_threat(suit: int, trump: int, unseen: int, voids: Any, later: Any, n_later: int) -> bool:
+    """Whether a seat still to play this trick may trump ``suit``."""
+    if suit == trump or not unseen & SUITS[trump]:
+        return False
+    bit = 1 << suit
+    tbit = 1 << trump
+    for i in range(n_later):
+        seat = later[i]
+        if voids[seat] & bit and not voids[seat] & tbit:
+            return True
+    return False
+
+
+@jit
+def _trick_chance(card: int, trump: int, unseen: int) -> float:
+    """Roughly how likely a side card makes a trick later in Trumps."""
+    high = popcount(unseen & ABOVE[card])
+    if trump >= 0 and card // 13 == trump:
+        return 1.0 / (1 + high)
+    return 1.0 / (1 + 2 * high) if high < 3 else 0.0
+
+
+@jit
+def _trump_discard(legal: int, hand: int, trump: int, unseen: int) -> int:
+    """Throw the card least likely to take a trick, from the shortest suit."""
+    best = -1
+    best_chance = 0.0
+    best_length = 0
+    rest = legal
+    while rest:
+        card = lowest(rest)
+        rest ^= np.int64(1) << card
+        chance = _trick_chance(card, trump, unseen)
+        length = popcount(hand & SUITS[card // 13])
+        if best < 0 or chance < best_chance or (chance == best_chance and length < best_length):
+            best = card
+            best_chance = chance
+            best_length = length
+    return best
+
+
+@jit
+def _lead_trumps(
+    legal: int, hand: int, me: int, trump: int, unseen: int, voids: Any, opp_out: Any
+) -> int:
+    """Lead in Trumps: draw trumps, cash safe winners, lead a singleton, else low."""
+    trumps = SUITS[trump]
+    mine = legal & trumps
+    out = unseen & trumps
+    if mine and out and highest(mine) > highest(out) and popcount(mine) * 2 >= popcount(out):
+        return highest(mine)
+    best = -1
+    best_safety = 0.0
+    for suit in range(4):
+        if suit == trump:
+            continue
+        have = legal & SUITS[suit]
+        if not have:
+            continue
+        top = highest(have)
+        if unseen & SUITS[suit] & ABOVE[top]:
+            continue
+        safety = 1.0
+        if out:
+            for seat in range(4):
+                if seat == me or voids[seat] >> trump & 1:
+                    continue
+                safety *= 1.0 - _void_chance(voids, unseen, opp_out, seat, suit)
+        if safety > best_safety:
+            best = top
+            best_safety = safety
+    if best >= 0 and best_safety >= 0.5:
+        return best
+    if mine and not out:
+        return highest(mine)
+    side = legal & ~trumps
+    if not side:
+        return lowest(legal) if not out or highest(legal) < highest(out) else highest(legal)
+    if hand & trumps:
+        for suit in range(4):
+            have = side & SUITS[suit]
+            if have and popcount(have) == 1 and unseen & SUITS[suit] & ABOVE[highest(have)]:
+                return highest(have)
+    longest = 0
+    longest_count = -1
+    longest_top = -1
+    for suit in range(4):
+        have = side & SUITS[suit]
+        if not have:
+            continue
+        count = popcount(have)
+        top = highest(have)
+        if count > longest_count or (count == longest_count and top > longest_top):
+            longest = have
+            longest_count = count
+            longest_top = top
+    return lowest(longest)
+
+
+@jit
+def _play_trumps(
+    legal: int, hand: int, me: int, trump: int, unseen: int, voids: Any, opp_out: Any,
+    later: Any, n_later: int, led: int, win: int,
+) -> int:  # fmt: skip
+    """Play to win tricks: follow cheaply, ruff cheaply, lead winners."""
+    if led < 0:
+        return _lead_trumps(legal, hand, me, trump, unseen, voids, opp_out)
+    trumps = SUITS[trump]
+    led_mask = SUITS[led]
+    last = n_later == 0
+    win_bit = np.int64(1) << win
+    follow = legal & led_mask
+    if follow:
+        if led != trump and win_bit & trumps:
+            return lowest(follow)
+        beats = follow & ABOVE[win]
+        if not beats:
+            return lowest(follow)
+        if last:
+            return lowest(beats)
+        out = unseen & led_mask
+        sure = beats & ~((np.int64(2) << highest(out)) - 1) if out else beats
+        if _ruff_threat(led, trump, unseen, voids, later, n_later):
+            return lowest(follow)
+        if sure:
+            return lowest(sure)
+        if n_later == 1:
+            return highest(beats)
+        return lowest(follow)
+    ruffs = legal & trumps
+    if ruffs:
+        over = ruffs & ABOVE[win] if win_bit & trumps else ruffs
+        if not over:
+            return lowest(ruffs)
+        if last:
+            return lowest(over)
+        if _ruff_threat(led, trump, unseen, voids, later, n_later):
+            out = unseen & trumps
+            sure = over & ~((np.int64(2) << highest(out)) - 1) if out else over
+            if sure:
+                return lowest(sure)
+        return lowest(over)
+    return _trump_discard(legal, hand, trump, unseen)
+
+
+# -- the entry points -----------------------------------------------------------------
+
+
+@jit
+def rule_card(state: Any, contract: int, trump: int, flags: int) -> int:
+    """The card the rule bot plays for the seat to move in ``state``."""
+    legal = legal_now(state, contract, trump, flags)
+    if not legal & (legal - 1):
+        return highest(legal)
+    me = state[S_TURN]
+    hand = state[me]
+    unseen = FULL & ~hand & ~state[S_PLAYED]
+    count = state[S_COUNT]
+    led = state[S_LED] if count else -1
+    win = state[S_TOP] if count else -1
+    voids = state[S_VOIDS : S_VOIDS + 4]
+    later = np.empty(3, dtype=np.int64)
+    n_later = 3 - count
+    for k in range(n_later):
+        later[k] = (me + k + 1) & 3
+    opp_out = np.zeros(4, dtype=np.int64)
+    for suit in range(4):
+        for seat in range(4):
+            if seat != me and not voids[seat] >> suit & 1:
+                opp_out[suit] += 1
+    if contract == TRUMPS:
+        return _play_trumps(
+            legal, hand, me, trump, unseen, voids, opp_out, later, n_later, led, win
+        )
+    return _play_negative(
+        contract, legal, hand, unseen, voids, opp_out, later, n_later, state[S_TRICK],
+        state[S_TRICKS], led, win,
+    )  # fmt: skip
+
+
+@jit
+def rule_playout(state: Any, contract: int, trump: int, flags: int) -> None:
+    """Play ``state`` to the end of the deal with the rule policy at every seat."""
+    while not state[S_OVER]:
+        play(state, rule_card(state, contract, trump, flags), contract, trump, flags)
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def rule_rollouts(
+    worlds: Any, base: Any, candidates: Any, me: int, contract: int, trump: int,
+    flags: int, values: Any,
+) -> None:  # fmt: skip
+    """For each world (the four current hands completing ``base``) and each candidate
+    card of ``me``: ``me``'s points for the deal when it plays that card and every seat
+    then plays the rule policy to the end.  Worlds run in parallel threads."""
+    for w in prange(worlds.shape[0]):
+        state = base.copy()
+        for seat in range(4):
+            state[seat] = worlds[w, seat]
+        for i in range(candidates.shape[0]):
+            child = state.copy()
+            play(child, candidates[i], contract, trump, flags)
+            rule_playout(child, contract, trump, flags)
+            values[w, i] = child[S_POINTS + me]
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def rule_likelihoods(
+    dealt: Any, plays: Any, leader: int, me: int, contract: int, trump: int, flags: int,
+    noise: float, out: Any,
+) -> None:  # fmt: skip
+    """For each world (the four hands as dealt), the log-probability of the other seats'
+    plays so far if each plays the rule card with probability ``1 - noise`` and any
+    legal card otherwise."""
+    for w in prange(dealt.shape[0]):
+        state = np.zeros(STATE_SIZE, dtype=np.int64)
+        for seat in range(4):
+            state[seat] = dealt[w, seat]
+        state[S_TURN] = leader
+        state[S_LED] = -1
+        state[S_TOP] = -1
+        state[S_LEADER] = leader
+        total = 0.0
+        for i in range(plays.shape[0]):
+            card = plays[i]
+            turn = state[S_TURN]
+            if turn != me:
+                cards = legal_now(state, contract, trump, flags)
+                choices = popcount(cards)
+                if choices > 1:
+                    p = noise / choices
+                    if rule_card(state, contract, trump, flags) == card:
+                        p += 1.0 - noise
+                    total += np.log(p)
+            play(state, card, contract, trump, flags)
+        out[w] = total
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the entry points now."""
+    hands = np.array([SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3]])
+    worlds = hands.astype(np.int64).reshape(1, 4)
+    base = np.zeros(STATE_SIZE, dtype=np.int64)
+    base[S_LED] = -1
+    base[S_TOP] = -1
+    values = np.zeros((1, 1), dtype=np.int64)
+    for contract, trump in ((NO_TRICKS, -1), (TRUMPS, 0)):
+        rule_rollouts(worlds, base, np.array([12], dtype=np.int64), 0, contract, trump, 0, values)
+    logs = np.zeros(1, dtype=np.float64)
+    rule_likelihoods(worlds, np.array([0], dtype=np.int64), 0, 0, NO_TRICKS, -1, 0, 0.3, logs)

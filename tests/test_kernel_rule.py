@@ -1,0 +1,119 @@
+"""The compiled rule policy against the Python rule bot: the same card in every one of
+thousands of random positions, under every contract and the toggles that change play."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+
+from king.bots import kernel as K
+from king.bots.kernel_rule import rule_card, rule_likelihoods, rule_playout, rule_rollouts
+from king.bots.rule import choose_card
+from king.cards import shuffled_hands
+from king.game import Game
+from king.rules import ALL_DECLARATIONS, Declaration, Rules
+
+TOGGLE_SETS = [
+    Rules(),
+    Rules.preset("pagat"),
+    Rules.preset("turkish"),
+    Rules(overruff=True),
+    Rules(forced_penalty=True),
+]
+
+
+def _trump(declaration: Declaration) -> int:
+    return -1 if declaration.trump is None else int(declaration.trump)
+
+
+def _game(rules: Rules, hands: list[int], declarer: int, declaration: Declaration) -> Game:
+    game = Game(replace(rules, two_of_diamonds_starts=False), seed=0, auto_deal=False)
+    game.deal_cards(hands, declarer)
+    game.declare(declaration)
+    return game
+
+
+def test_the_compiled_rule_policy_plays_exactly_the_rule_bots_card() -> None:
+    rng = random.Random(77)
+    positions = 0
+    for number in range(300):
+        rules = TOGGLE_SETS[number % len(TOGGLE_SETS)]
+        declaration = ALL_DECLARATIONS[number % 10]
+        hands = shuffled_hands(rng)
+        game = _game(rules, hands, number % 4, declaration)
+        declarer = game.to_act
+        assert declarer is not None
+        code, trump, flags = declaration.contract.code, _trump(declaration), rules.flags
+        state = K.new_state(np.array(hands, dtype=np.int64), declarer)
+        # Half the cards are the rule bot's, half random: positions the rule bot reaches
+        # and positions it never would.
+        while game.deal_number == 0:
+            seat = game.to_act
+            assert seat is not None and state[K.S_TURN] == seat
+            expected = choose_card(game.view(seat))
+            assert rule_card(state, code, trump, flags) == expected, (number, positions)
+            positions += 1
+            legal = [c.id for c in game.view(seat).legal_cards]
+            card = expected if rng.random() < 0.5 else rng.choice(legal)
+            game.play_unchecked(card)
+            K.play(state, card, code, trump, flags)
+    assert positions > 12_000
+
+
+def test_rule_playouts_score_as_the_python_rule_bot_does() -> None:
+    rng = random.Random(8)
+    for number in range(60):
+        rules = TOGGLE_SETS[number % len(TOGGLE_SETS)]
+        declaration = ALL_DECLARATIONS[number % 10]
+        hands = shuffled_hands(rng)
+        game = _game(rules, hands, number % 4, declaration)
+        leader = game.to_act
+        assert leader is not None
+        state = K.new_state(np.array(hands, dtype=np.int64), leader)
+        rule_playout(state, declaration.contract.code, _trump(declaration), rules.flags)
+        while game.deal_number == 0:
+            seat = game.to_act
+            assert seat is not None
+            game.play_unchecked(choose_card(game.view(seat)))
+        assert list(state[K.S_POINTS : K.S_POINTS + 4]) == list(game.results[0].points)
+        assert sum(state[K.S_POINTS : K.S_POINTS + 4]) == declaration.contract.total
+
+
+def test_rollouts_value_each_candidate_as_a_whole_playout() -> None:
+    rng = random.Random(9)
+    hands = shuffled_hands(rng)
+    declaration = ALL_DECLARATIONS[3]  # No Hearts
+    code, flags = declaration.contract.code, Rules().flags
+    base = K.new_state(np.zeros(4, dtype=np.int64), 0)
+    worlds = np.array([hands], dtype=np.int64)
+    legal = K.legal(hands[0], 0, -1, 0, code, -1, flags)
+    candidates = np.array([c for c in range(52) if legal >> c & 1], dtype=np.int64)
+    values = np.zeros((1, len(candidates)), dtype=np.int64)
+    rule_rollouts(worlds, base, candidates, 0, code, -1, flags, values)
+    for i, card in enumerate(candidates):
+        state = K.new_state(np.array(hands, dtype=np.int64), 0)
+        K.play(state, int(card), code, -1, flags)
+        rule_playout(state, code, -1, flags)
+        assert values[0, i] == state[K.S_POINTS]
+    assert len(set(values[0])) > 1  # the first card matters in some line
+
+
+def test_likelihoods_reward_worlds_where_the_others_played_the_rule_card() -> None:
+    rng = random.Random(10)
+    hands = shuffled_hands(rng)
+    declaration = ALL_DECLARATIONS[2]  # No Tricks
+    code, flags = declaration.contract.code, Rules().flags
+    state = K.new_state(np.array(hands, dtype=np.int64), 0)
+    plays = []
+    for _ in range(8):
+        card = rule_card(state, code, -1, flags)
+        plays.append(card)
+        K.play(state, card, code, -1, flags)
+    dealt = np.array([hands, hands], dtype=np.int64)
+    logs = np.zeros(2, dtype=np.float64)
+    rule_likelihoods(dealt, np.array(plays, dtype=np.int64), 0, 0, code, -1, flags, 0.2, logs)
+    assert logs[0] == logs[1] < 0.0
+    # Every other seat played the rule card: each choice counts 0.8 plus its share.
+    assert logs[0] > 6 * np.log(0.8)
