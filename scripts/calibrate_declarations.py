@@ -1,5 +1,5 @@
 """Measure what each contract is worth to its declarer on an average hand when every
-seat plays the kernel's policy (Trumps: with the best trump suit for the hand).
+seat plays the rule policy (compiled; Trumps: with the best trump suit for the hand).
 
 The search bot's ``TYPICAL_VALUE`` table comes from this script:
 
@@ -13,7 +13,7 @@ import random
 
 import numpy as np
 
-from king.bots import kernel
+from king.bots.kernel_rule import rule_declaration_values
 from king.cards import shuffled_hands
 from king.rules import Contract
 
@@ -39,13 +39,13 @@ def main() -> None:
                     worlds[w, seat] |= 1 << card
         best_trumps = -1e9
         for suit in range(4):
-            kernel.declaration_values(worlds, 0, Contract.TRUMPS.code, suit, 0, out)
+            rule_declaration_values(worlds, 0, Contract.TRUMPS.code, suit, 0, out)
             best_trumps = max(best_trumps, float(out.mean()))
         sums[Contract.TRUMPS] += best_trumps
         for contract in Contract:
             if contract is Contract.TRUMPS:
                 continue
-            kernel.declaration_values(worlds, 0, contract.code, -1, 0, out)
+            rule_declaration_values(worlds, 0, contract.code, -1, 0, out)
             sums[contract] += float(out.mean())
     for contract, total in sums.items():
         print(f"{contract.value:<12} {total / args.hands:8.1f}")

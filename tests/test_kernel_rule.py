@@ -9,7 +9,13 @@ from dataclasses import replace
 import numpy as np
 
 from king.bots import kernel as K
-from king.bots.kernel_rule import rule_card, rule_likelihoods, rule_playout, rule_rollouts
+from king.bots.kernel_rule import (
+    best_reply,
+    rule_card,
+    rule_likelihoods,
+    rule_playout,
+    rule_rollouts,
+)
 from king.bots.rule import choose_card
 from king.cards import shuffled_hands
 from king.game import Game
@@ -91,7 +97,7 @@ def test_rollouts_value_each_candidate_as_a_whole_playout() -> None:
     legal = K.legal(hands[0], 0, -1, 0, code, -1, flags)
     candidates = np.array([c for c in range(52) if legal >> c & 1], dtype=np.int64)
     values = np.zeros((1, len(candidates)), dtype=np.int64)
-    rule_rollouts(worlds, base, candidates, 0, code, -1, flags, values)
+    rule_rollouts(worlds, base, candidates, 0, code, -1, flags, 0, values)
     for i, card in enumerate(candidates):
         state = K.new_state(np.array(hands, dtype=np.int64), 0)
         K.play(state, int(card), code, -1, flags)
@@ -117,3 +123,52 @@ def test_likelihoods_reward_worlds_where_the_others_played_the_rule_card() -> No
     assert logs[0] == logs[1] < 0.0
     # Every other seat played the rule card: each choice counts 0.8 plus its share.
     assert logs[0] > 6 * np.log(0.8)
+
+
+def _best_line(start: tuple[Rules, list[int], int, Declaration], plays: list[int], me: int) -> int:
+    """Plain enumeration with the engine: every card of ``me``, the rule card for the
+    others, to the end; ``me``'s best points."""
+    game = _game(*start)
+    for card in plays:
+        game.play_unchecked(card)
+    if game.deal_number != 0:
+        return game.results[0].points[me]
+    seat = game.to_act
+    assert seat is not None
+    view = game.view(seat)
+    if seat != me:
+        return _best_line(start, [*plays, choose_card(view)], me)
+    return max(_best_line(start, [*plays, card.id], me) for card in view.legal_cards)
+
+
+def test_best_reply_is_the_best_line_against_the_rule_players() -> None:
+    rng = random.Random(11)
+    checked = 0
+    for number in range(70):
+        rules = TOGGLE_SETS[number % len(TOGGLE_SETS)]
+        declaration = ALL_DECLARATIONS[number % 10]
+        hands = shuffled_hands(rng)
+        game = _game(rules, hands, number % 4, declaration)
+        leader = game.to_act
+        assert leader is not None
+        code, trump, flags = declaration.contract.code, _trump(declaration), rules.flags
+        state = K.new_state(np.array(hands, dtype=np.int64), leader)
+        # Rule play to four tricks from the end, then the best line of one seat.
+        plays: list[int] = []
+        while game.deal_number == 0 and (state[K.S_TRICKS] < 9 or state[K.S_COUNT]):
+            card = choose_card(game.view(game.to_act))  # type: ignore[arg-type]
+            game.play_unchecked(card)
+            plays.append(card)
+            K.play(state, card, code, trump, flags)
+        if game.deal_number != 0:
+            continue
+        me = number % 4
+        stack = np.empty((15, K.STATE_SIZE), dtype=np.int64)
+        value = best_reply(state.copy(), me, code, trump, flags, stack)
+        assert value == _best_line((rules, hands, number % 4, declaration), plays, me), number
+        # Never worse than playing the rule card oneself.
+        playout = state.copy()
+        rule_playout(playout, code, trump, flags)
+        assert value >= playout[K.S_POINTS + me]
+        checked += 1
+    assert checked > 40

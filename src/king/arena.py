@@ -15,6 +15,7 @@ depend on ``jobs``.
 from __future__ import annotations
 
 import math
+import multiprocessing
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -303,7 +304,11 @@ def _results(config: ArenaConfig) -> Iterator[list[PlayResult]]:
         for index in indices:
             yield play_set(config, index)
         return
-    with ProcessPoolExecutor(max_workers=config.jobs) as pool:
+    # Spawned, not forked: a bot's compiled kernel may already run OpenMP threads in
+    # this process (the search bot warms up when the CLI checks the specs), and forking
+    # such a process is unsafe.
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=config.jobs, mp_context=context) as pool:
         yield from pool.map(play_set, [config] * config.count, indices, chunksize=1)
 
 

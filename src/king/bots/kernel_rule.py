@@ -37,6 +37,7 @@ from king.bots.kernel import (
     S_VOIDS,
     STATE_SIZE,
     SUITS,
+    _reduce,
     highest,
     legal_now,
     lowest,
@@ -45,7 +46,13 @@ from king.bots.kernel import (
 )
 from king.cards import SUIT_MASKS
 
-__all__ = ["rule_card", "rule_likelihoods", "rule_playout", "rule_rollouts"]
+__all__ = [
+    "rule_card",
+    "rule_declaration_values",
+    "rule_likelihoods",
+    "rule_playout",
+    "rule_rollouts",
+]
 
 TRUMPS, NO_TRICKS, NO_HEARTS, NO_QUEENS, NO_BOYS, NO_KING, NO_LAST_TWO = range(7)
 
@@ -87,9 +94,7 @@ def _void_chance(voids: Any, unseen: int, opp_out: Any, seat: int, suit: int) ->
 
 
 @jit
-def _p_win(
-    card: int, unseen: int, voids: Any, opp_out: Any, later: Any, n_later: int
-) -> float:
+def _p_win(card: int, unseen: int, voids: Any, opp_out: Any, later: Any, n_later: int) -> float:
     """The chance that none of the later seats plays above ``card`` in its suit."""
     above = unseen & ABOVE[card]
     if not above:
@@ -149,7 +154,7 @@ def _danger(code: int, card: int, hand: int, unseen: int) -> float:
     below = popcount(unseen & BELOW[card])
     chance = (below + 1) / (below + COVER[code] * high + 1) if high else 0.95
     chance *= GUARD[code] ** float(popcount(hand & BELOW[card]))
-    return chance * _stake(code, card, unseen)
+    return float(chance * _stake(code, card, unseen))
 
 
 @jit
@@ -193,7 +198,7 @@ def _trick_cost(
                 count += (1.0 - void) * 1.6 * below / max(1.0, opp_out[suit] - 0.5)
             if elsewhere:
                 count += void * min(1.0, 0.5 * elsewhere)
-    return UNIT[code] * count
+    return float(UNIT[code] * count)
 
 
 @jit
@@ -236,7 +241,7 @@ def _play_negative(
         rest = hand
         while rest:
             card = lowest(rest)
-            rest ^= np.int64(1) << card
+            rest ^= 1 << card
             danger = _danger(code, card, hand, unseen)
             # Insert in order; ties keep the lower card first (it comes first).
             pos = n_safe
@@ -259,7 +264,7 @@ def _play_negative(
     rest = legal
     while rest:
         card = lowest(rest)
-        bit = np.int64(1) << card
+        bit = 1 << card
         rest ^= bit
         if leading:
             chance = _p_win(card, unseen, voids, opp_out, later, n_later)
@@ -327,7 +332,7 @@ def _trump_discard(legal: int, hand: int, trump: int, unseen: int) -> int:
     rest = legal
     while rest:
         card = lowest(rest)
-        rest ^= np.int64(1) << card
+        rest ^= 1 << card
         chance = _trick_chance(card, trump, unseen)
         length = popcount(hand & SUITS[card // 13])
         if best < 0 or chance < best_chance or (chance == best_chance and length < best_length):
@@ -483,23 +488,86 @@ def rule_playout(state: Any, contract: int, trump: int, flags: int) -> None:
         play(state, rule_card(state, contract, trump, flags), contract, trump, flags)
 
 
+@jit
+def _others_play(state: Any, me: int, contract: int, trump: int, flags: int) -> None:
+    """Let the other seats play their rule cards until it is ``me``'s turn or the end."""
+    while not state[S_OVER] and state[S_TURN] != me:
+        play(state, rule_card(state, contract, trump, flags), contract, trump, flags)
+
+
+@jit
+def best_reply(state: Any, me: int, contract: int, trump: int, flags: int, stack: Any) -> int:
+    """``me``'s best final points from ``state`` when the other seats play the rule
+    policy: every line of ``me``'s own cards is tried (equivalent cards once), the
+    others' replies are the rule cards.  A search over ``me``'s choices only, so it
+    stays small for the last few tricks; ``stack`` holds one position per card of
+    ``me`` left (14 rows of ``STATE_SIZE``)."""
+    _others_play(state, me, contract, trump, flags)
+    if state[S_OVER]:
+        return int(state[S_POINTS + me])
+    masks = np.zeros(14, dtype=np.int64)
+    best = np.zeros(14, dtype=np.int64)
+    penalty = PENALTY[contract]
+    stack[0] = state
+    masks[0] = _choices(state, contract, trump, flags, penalty)
+    best[0] = -(1 << 40)
+    depth = 0
+    result = best[0]
+    while depth >= 0:
+        if masks[depth] == 0:
+            value = best[depth]
+            depth -= 1
+            if depth >= 0:
+                best[depth] = max(best[depth], value)
+            else:
+                result = value
+            continue
+        card = lowest(masks[depth])
+        masks[depth] ^= np.int64(1) << card
+        child = stack[depth + 1]
+        child[:] = stack[depth]
+        play(child, card, contract, trump, flags)
+        _others_play(child, me, contract, trump, flags)
+        if child[S_OVER]:
+            best[depth] = max(best[depth], child[S_POINTS + me])
+            continue
+        depth += 1
+        masks[depth] = _choices(child, contract, trump, flags, penalty)
+        best[depth] = -(1 << 40)
+    return int(result)
+
+
+@jit
+def _choices(state: Any, contract: int, trump: int, flags: int, penalty: int) -> int:
+    """The legal cards of the seat to move, equivalent ones counted once."""
+    cards = legal_now(state, contract, trump, flags)
+    return _reduce(cards, state[S_PLAYED] & ~state[S_TRICK], penalty)
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def rule_rollouts(
     worlds: Any, base: Any, candidates: Any, me: int, contract: int, trump: int,
-    flags: int, values: Any,
+    flags: int, tail: int, values: Any,
 ) -> None:  # fmt: skip
     """For each world (the four current hands completing ``base``) and each candidate
     card of ``me``: ``me``'s points for the deal when it plays that card and every seat
-    then plays the rule policy to the end.  Worlds run in parallel threads."""
+    then plays the rule policy, until ``tail`` tricks are left; from there ``me`` plays
+    its best reply to the others' rule cards (:func:`best_reply`).  Worlds run in
+    parallel threads."""
     for w in prange(worlds.shape[0]):
         state = base.copy()
         for seat in range(4):
             state[seat] = worlds[w, seat]
+        stack = np.empty((15, STATE_SIZE), dtype=np.int64)
         for i in range(candidates.shape[0]):
             child = state.copy()
             play(child, candidates[i], contract, trump, flags)
-            rule_playout(child, contract, trump, flags)
-            values[w, i] = child[S_POINTS + me]
+            while not child[S_OVER] and (13 - child[S_TRICKS] > tail or child[S_COUNT] != 0):
+                play(child, rule_card(child, contract, trump, flags), contract, trump, flags)
+            if child[S_OVER]:
+                values[w, i] = child[S_POINTS + me]
+            else:
+                values[w, i] = best_reply(child, me, contract, trump, flags, stack)
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -534,6 +602,24 @@ def rule_likelihoods(
         out[w] = total
 
 
+@njit(cache=True, nogil=True, parallel=True)
+def rule_declaration_values(
+    worlds: Any, declarer: int, contract: int, trump: int, flags: int, out: Any
+) -> None:
+    """The declarer's points in each world (four dealt hands) when every seat plays the
+    rule policy: what a contract is worth with this hand."""
+    for w in prange(worlds.shape[0]):
+        state = np.zeros(STATE_SIZE, dtype=np.int64)
+        for seat in range(4):
+            state[seat] = worlds[w, seat]
+        state[S_LEADER] = declarer
+        state[S_TURN] = declarer
+        state[S_LED] = -1
+        state[S_TOP] = -1
+        rule_playout(state, contract, trump, flags)
+        out[w] = state[S_POINTS + declarer]
+
+
 def warm_up() -> None:
     """Compile (or load from the cache) the entry points now."""
     hands = np.array([SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3]])
@@ -543,6 +629,10 @@ def warm_up() -> None:
     base[S_TOP] = -1
     values = np.zeros((1, 1), dtype=np.int64)
     for contract, trump in ((NO_TRICKS, -1), (TRUMPS, 0)):
-        rule_rollouts(worlds, base, np.array([12], dtype=np.int64), 0, contract, trump, 0, values)
+        rule_rollouts(
+            worlds, base, np.array([12], dtype=np.int64), 0, contract, trump, 0, 3, values
+        )
+    out = np.zeros(1, dtype=np.int64)
+    rule_declaration_values(worlds, 0, NO_TRICKS, -1, 0, out)
     logs = np.zeros(1, dtype=np.float64)
     rule_likelihoods(worlds, np.array([0], dtype=np.int64), 0, 0, NO_TRICKS, -1, 0, 0.3, logs)

@@ -1,20 +1,29 @@
-"""``search``: Monte Carlo search over sampled deals with exact endgame solving.
+"""``search``: Monte Carlo search over sampled deals, rollouts of the rule policy and an
+exact best reply in the last tricks.
 
 To play a card the bot deals the unseen cards to the other seats many times, each time
 consistently with everything its view reveals (:mod:`king.bots.sampler`); it weights
-those worlds by how likely the other players' earlier cards were in each of them, under
-the kernel's policy as a model of their play, and resamples them by weight; then for
-every card it may play (equivalent cards counted once) it evaluates each world, exactly
-with the solver when few tricks are left, otherwise by policy playouts finished by the
-solver, and plays the card with the best mean.
+those worlds by how likely the other players' earlier cards were in each of them, with
+the rule policy as the model of their play, and resamples them by weight.  Then, in
+every world and for every card it may play (equivalent cards counted once), it plays
+the card and lets every seat play the compiled rule policy
+(:mod:`king.bots.kernel_rule`) until ``tail`` tricks are left, where it searches its own
+best line exactly against the others' rule cards.  It keeps the rule bot's own card
+unless another card scores better over the same worlds by ``margin`` standard errors: a
+rollout improvement of the rule policy that only deviates where the evidence is clear.
 
-To declare it simulates every allowed contract over deals of the other hands and weighs
-each against what the same choice is worth on an average hand, so that a contract that
-suits this hand unusually well is taken now and the others are kept for later.
+The ``model=kernel`` option plays the older way, by the kernel's own quick policy and a
+paranoid alpha-beta solver (:func:`king.bots.kernel.evaluate_worlds`); it is weaker and
+kept for comparison.
 
-The bot is deterministic given its seed: its budget is counted in search nodes, set
-from the time per move with the speed measured on the reference machine, with a wall
-clock cap as a safety net.
+To declare it plays every allowed contract over deals of the other hands with the rule
+policy at every seat, and weighs each against what the same choice is worth on an
+average hand, so that a contract that suits this hand unusually well is taken now and
+the others are kept for later.
+
+The bot is deterministic given its seed: its budget is counted in rollouts, set from
+the time per move with the speed measured on the reference machine, with a wall-clock
+cap as a safety net.
 """
 
 from __future__ import annotations
@@ -22,7 +31,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import replace
 
 import numpy as np
 from numpy.typing import NDArray
@@ -32,7 +40,6 @@ from king.bots.base import Bot, BotSpecError, register
 from king.bots.rule import choose_card
 from king.bots.sampler import Constraints, constraints, sample_world
 from king.cards import DECK, Card
-from king.game import Game
 from king.rules import PENALTY_MASKS, Contract, Declaration
 from king.view import SeatView
 
@@ -50,13 +57,13 @@ ROLLOUTS_PER_SECOND = 40_000
 #: (Trumps: with the best trump suit), measured with ``scripts/calibrate_declarations.py``.  A
 #: declaration is judged by how much better than this it is with the hand at hand.
 TYPICAL_VALUE: dict[Contract, float] = {
-    Contract.TRUMPS: 244.0,
-    Contract.NO_TRICKS: -170.0,
-    Contract.NO_HEARTS: -107.0,
-    Contract.NO_QUEENS: -106.0,
-    Contract.NO_BOYS: -124.0,
-    Contract.NO_KING: -90.0,
-    Contract.NO_LAST_TWO: -110.0,
+    Contract.TRUMPS: 226.1,
+    Contract.NO_TRICKS: -160.2,
+    Contract.NO_HEARTS: -95.9,
+    Contract.NO_QUEENS: -97.2,
+    Contract.NO_BOYS: -118.8,
+    Contract.NO_KING: -77.4,
+    Contract.NO_LAST_TWO: -80.6,
 }
 
 
@@ -72,9 +79,9 @@ class SearchBot(Bot):
         budget: float = 1.0,
         threads: int = 2,
         solve_limit: int = 5,
-        tail: int = 4,
+        tail: int | None = None,
         noise: float = 0.35,
-        max_worlds: int = 10_000,
+        max_worlds: int = 4000,
         declare_worlds: int = 160,
         model: str = "rule",
         margin: float = 2.0,
@@ -83,7 +90,10 @@ class SearchBot(Bot):
         self.budget = budget
         self.threads = threads
         self.solve_limit = solve_limit
-        self.tail = tail
+        #: Tricks left when the exact search takes over: the best reply (``model=rule``,
+        #: measured no better than rule rollouts to the end, so 0 by default) or the
+        #: alpha-beta solver (``model=kernel``, 4).
+        self.tail = (0 if model == "rule" else 4) if tail is None else tail
         self.noise = noise
         self.max_worlds = max_worlds
         self.declare_worlds = declare_worlds
@@ -174,7 +184,9 @@ class SearchBot(Bot):
             count = min(wanted - done, 256 * self.threads)
             worlds = self._worlds(view, known, sequence, rng, count, code, trump, flags)
             values = np.zeros((count, len(ids)), dtype=np.int64)
-            kernel_rule.rule_rollouts(worlds, base, cand, view.seat, code, trump, flags, values)
+            kernel_rule.rule_rollouts(
+                worlds, base, cand, view.seat, code, trump, flags, self.tail, values
+            )
             chunks.append(values)
             done += count
             # The rollout count decides (deterministic); the clock only guards against a
@@ -216,7 +228,9 @@ class SearchBot(Bot):
             dealt[:, seat] |= 1 << card
         plays = np.array([card for _, card in sequence], dtype=np.int64)
         logs = np.zeros(pool, dtype=np.float64)
-        likelihoods = kernel_rule.rule_likelihoods if self.model == "rule" else kernel.log_likelihoods
+        likelihoods = (
+            kernel_rule.rule_likelihoods if self.model == "rule" else kernel.log_likelihoods
+        )
         likelihoods(dealt, plays, sequence[0][0], view.seat, code, trump, flags, self.noise, logs)
         weights = np.exp(logs - logs.max())
         weights /= weights.sum()
@@ -242,7 +256,12 @@ class SearchBot(Bot):
         out = np.zeros(len(worlds), dtype=np.int64)
         for choice in choices:
             trump = -1 if choice.trump is None else int(choice.trump)
-            kernel.declaration_values(worlds, view.seat, choice.contract.code, trump, flags, out)
+            values = (
+                kernel_rule.rule_declaration_values
+                if self.model == "rule"
+                else kernel.declaration_values
+            )
+            values(worlds, view.seat, choice.contract.code, trump, flags, out)
             value = float(out.mean())
             score = value - self._reserve(view, choice)
             if score > best_score:
