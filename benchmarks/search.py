@@ -1,5 +1,6 @@
-"""The search bot's kernel: policy playouts per second and the exact solver's mean time
-for 4, 6 and 8 tricks left, with the pure-Python fast path as the baseline measured in
+"""The search bot's kernel: playouts per second (of the kernel's quick policy, and of the
+compiled rule policy that the search bot's rollouts use) and the exact solver's mean
+time for 4, 6 and 8 tricks left, with the pure-Python fast path as the baseline measured in
 the same run (full random deals per second, one core).
 """
 
@@ -12,6 +13,7 @@ from collections.abc import Callable
 import numpy as np
 
 from king.bots import kernel
+from king.bots.kernel_rule import rule_declaration_values
 from king.cards import shuffled_hands
 from king.rules import ALL_DECLARATIONS
 
@@ -32,17 +34,42 @@ except ImportError:  # loaded by path from king bench
     _timed, fast = _engine._timed, _engine.fast
 
 
-def playouts(rng: random.Random) -> Callable[[int], None]:
-    """Full policy playouts from random deals (dealt beforehand, outside the timing),
-    all ten declarations in turn, on one thread."""
+def playouts(rng: random.Random, rule: bool = False) -> Callable[[int], None]:
+    """Full playouts from random deals (dealt beforehand, outside the timing), all ten
+    declarations in turn, on one thread: the kernel's policy, or the rule policy."""
     worlds = np.array([shuffled_hands(rng) for _ in range(1000)], dtype=np.int64)
     out = np.zeros(len(worlds), dtype=np.int64)
+    values = rule_declaration_values if rule else kernel.declaration_values
 
     def work(n: int) -> None:
         for i in range(n):
             declaration = ALL_DECLARATIONS[i % 10]
             trump = -1 if declaration.trump is None else int(declaration.trump)
-            kernel.declaration_values(worlds, i & 3, declaration.contract.code, trump, 0, out)
+            values(worlds, i & 3, declaration.contract.code, trump, 0, out)
+
+    return work
+
+
+def python_rule_playouts(rng: random.Random) -> Callable[[int], None]:
+    """The same playouts with the Python rule bot on the core engine (the baseline of
+    the compiled rule policy)."""
+    from dataclasses import replace
+
+    from king.bots.rule import choose_card
+    from king.game import Game
+    from king.rules import Rules
+
+    rules = replace(Rules(), two_of_diamonds_starts=False)
+
+    def work(n: int) -> None:
+        for i in range(n):
+            game = Game(rules, seed=0, auto_deal=False)
+            game.deal_cards(shuffled_hands(rng), i & 3)
+            game.declare(ALL_DECLARATIONS[i % 10])
+            while game.deal_number == 0:
+                seat = game.to_act
+                assert seat is not None
+                game.play_unchecked(choose_card(game.view(seat)))
 
     return work
 
@@ -68,6 +95,7 @@ def solver_ms(tricks_left: int, positions: int, seed: int) -> float:
 def run(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     # Compile (or load the cache) before timing anything.
     playouts(random.Random(0))(10)
+    playouts(random.Random(0), rule=True)(10)
     solver_ms(4, 2, 0)
     from numba import get_num_threads, set_num_threads
 
@@ -76,12 +104,17 @@ def run(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     set_num_threads(1)
     try:
         rate = 1000 * _timed(playouts(random.Random(seed)), seconds)
+        rule_rate = 1000 * _timed(playouts(random.Random(seed), rule=True), seconds)
+        python_rule = _timed(python_rule_playouts(random.Random(seed)), seconds)
     finally:
         set_num_threads(threads)
     scale = max(1, int(seconds * 5))
     figures = {
         "kernel_playouts_per_s": round(rate, 1),
         "kernel_vs_python_fast_path": round(rate / base, 2),
+        "rule_playouts_per_s": round(rule_rate, 1),
+        "python_rule_playouts_per_s": round(python_rule, 1),
+        "rule_playouts_vs_python_rule_bot": round(rule_rate / python_rule, 1),
     }
     for left, count in ((4, 40 * scale), (6, 10 * scale), (8, 2 * scale)):
         figures[f"solver_ms_{left}_tricks"] = round(solver_ms(left, count, seed), 3)
