@@ -140,3 +140,37 @@ def test_king_serve_prints_its_address_and_refuses_a_busy_port_or_database(
         assert busy_db.returncode == 1
         assert "another king server" in busy_db.stderr
         assert "Traceback" not in busy_port.stderr + busy_db.stderr
+
+
+def test_king_lang_opens_the_page_in_that_language(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    process, line = start_local(
+        "--db", str(db), "--bots", "random,random,random", "--no-browser", "--lang", "tr_TR"
+    )
+    match = re.search(r"(http://127\.0\.0\.1:\d+)/t/([\w-]+)\?lang=tr#token=[\w-]+", line)
+    assert match, line
+    url, table = match.groups()
+    page = httpx.get(f"{url}/t/{table}?lang=tr", timeout=10)
+    assert '<html lang="tr">' in page.text
+    # A browser that asks for none of the shipped languages gets the one chosen.
+    chosen = httpx.get(f"{url}/api/i18n", params={"lang": "de"}, timeout=10).json()
+    assert chosen["language"] == "tr"
+    stop(process)
+    result = subprocess.run(
+        [sys.executable, "-m", "king", "--db", str(db), "--lang", "xx", "--no-browser"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert "unknown language" in result.stderr and "Türkçe" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_king_serve_lang_is_the_page_default(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path / "king.db", extra=("--lang", "th")) as server:
+        answer = httpx.get(f"{server.url}/api/i18n", timeout=10).json()
+        assert answer["language"] == "th"
+        asked = httpx.get(f"{server.url}/api/i18n", params={"lang": "fr"}, timeout=10).json()
+        assert asked["language"] == "fr"  # the browser's choice comes first

@@ -17,6 +17,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from king.i18n import Translator
 from king.record import replay
 from king.server.process import ServerProcess
 
@@ -434,3 +435,86 @@ def test_a_killed_server_brings_every_table_back(tmp_path: Path) -> None:
         me.close()
     finally:
         second.stop()
+
+
+ILLEGAL_REASONS = {
+    "already_played",
+    "not_held",
+    "trump_lead",
+    "heart_lead",
+    "must_follow",
+    "must_play_penalty_under",
+    "must_overruff",
+    "must_trump",
+    "must_discard_penalty",
+}
+
+
+def test_a_refused_card_or_declaration_names_its_rule_and_changes_nothing(
+    server: ServerProcess,
+) -> None:
+    claim = create(server, ["human"] * 4, seed=11)
+    table = claim["table"]
+    tokens = {0: claim["token"]} | {seat: join(server, table, f"P{seat}") for seat in (1, 2, 3)}
+    peers: dict[int, Peer] = {}
+    states: dict[int, Message] = {}
+    for seat, token in tokens.items():
+        peers[seat], states[seat] = player(server, table, token)
+    tr = Translator("tr")
+    refused_card = refused_declaration = False
+    while not (refused_card and refused_declaration):
+        view = states[0]["view"]
+        assert view["deal"] <= 2, "no refusal came up"
+        seat = view["to_act"]
+        mover, state = peers[seat], states[seat]
+        before = event_count(server, table)
+        if state["declarations"] and view["deal"] < 2:
+            mover.send({"type": "declare", "contract": "no-queens"})  # twice: deals 0 and 1
+        elif state["declarations"]:
+            mover.send({"type": "declare", "contract": "no-queens"})
+            error = mover.error()
+            assert (error["code"], error["about"], error["reason"]) == (
+                "illegal",
+                "declare",
+                "played_twice",
+            )
+            assert error["params"] == {"contract": "no-queens"}
+            assert error["message"]  # the English sentence, as before
+            assert tr.refused(error["reason"], error["params"]) == tr(
+                "refused.played_twice", contract="Kız Almaz"
+            )
+            assert event_count(server, table) == before
+            refused_declaration = True
+            act(mover, state)
+        else:
+            illegal = [card for card in state["view"]["hand"] if card not in state["legal"]]
+            if illegal and not refused_card:
+                mover.send({"type": "play", "card": illegal[0]})
+                error = mover.error()
+                assert (error["code"], error["about"]) == ("illegal", "play")
+                assert error["reason"] in ILLEGAL_REASONS - {"already_played", "not_held"}
+                params = error["params"]
+                assert params["seat"] == str(seat) and params["card"] == illegal[0]
+                assert set(params.get("cards", "").split()) <= set(state["legal"])
+                worded = tr.illegal(error["reason"], params)
+                assert worded and "{" not in worded
+                # A card of another hand: not held (or already played).
+                stranger = next(
+                    card
+                    for other in range(4)
+                    for card in states[other]["view"]["hand"]
+                    if other != seat
+                )
+                mover.send({"type": "play", "card": stranger})
+                error = mover.error()
+                assert error["reason"] == "not_held" and error["params"]["card"] == stranger
+                assert event_count(server, table) == before
+                for peer in peers.values():  # nothing was announced
+                    with pytest.raises(TimeoutError):
+                        peer.next(0.2)
+                refused_card = True
+            act(mover, state)
+        for other, peer in peers.items():
+            states[other] = peer.state()
+    for peer in peers.values():
+        peer.close()

@@ -1,11 +1,14 @@
 """The page's files: everything they load is shipped and served, nothing comes from
 another site, the card faces are what the generator draws, and every string the
-scripts show is in the one dictionary a translation would replace."""
+scripts show is a key of the message catalogs (``king/locales/*/web.json`` and
+``game.json``), which the server sends the page in its language."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 
 import httpx
@@ -45,12 +48,15 @@ def test_every_file_a_page_loads_is_served(client: httpx.Client) -> None:
         answer = client.get(f"/static/cards/{card}.svg")
         assert answer.status_code == 200
         assert answer.headers["content-type"].startswith("image/svg+xml")
+    for stylesheet in web_files(".css"):
+        for link in re.findall(r'url\("?(/static/[^")]+)"?\)', stylesheet.read_text()):
+            assert client.get(link).status_code == 200, link
 
 
 def test_nothing_comes_from_another_site() -> None:
     allowed = {"http://www.w3.org/2000/svg"}
     for path in WEB_DIR.rglob("*"):
-        if path.is_file():
+        if path.is_file() and path.suffix not in {".ttf", ".txt"}:  # fonts and their licence
             for url in re.findall(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}[^\s\"')]*", path.read_text()):
                 assert url in allowed, (path.name, url)
 
@@ -63,9 +69,17 @@ def test_the_card_faces_are_what_the_generator_draws() -> None:
     assert 'fill="#c62828"' in shipped["QH.svg"] and 'fill="#1b1b1b"' in shipped["QS.svg"]
 
 
-def test_every_shown_string_is_in_the_dictionary() -> None:
-    strings = (WEB_DIR / "js" / "strings.js").read_text()
-    keys = set(re.findall(r'^\s*"([\w.-]+)":', strings, re.MULTILINE))
+def page_keys() -> set[str]:
+    """The keys of the catalogs the page is sent (the English ones: the reference)."""
+    folder = resources.files("king") / "locales" / "en"
+    keys: set[str] = set()
+    for domain in ("game", "web"):
+        keys |= set(json.loads((folder / f"{domain}.json").read_text(encoding="utf-8")))
+    return keys
+
+
+def test_every_shown_string_is_in_the_catalogs() -> None:
+    keys = page_keys()
     used: set[str] = set()
     for script in web_files(".js"):
         used |= set(re.findall(r'\bt\("([\w.-]+)"', script.read_text()))
@@ -91,3 +105,31 @@ def test_api_answers_json_errors(client: httpx.Client) -> None:
     answer = client.post("/api/tables", content=b"{", headers={"content-type": "application/json"})
     assert answer.status_code == 422
     assert answer.json()["error"]["message"]
+
+
+def test_the_scripts_hold_no_words_of_their_own() -> None:
+    """The old built-in English dictionary is gone: strings.js loads the catalog."""
+    strings = (WEB_DIR / "js" / "strings.js").read_text()
+    assert '"app.tagline"' not in strings and "STRINGS" not in strings
+    for script in web_files(".js"):
+        text = script.read_text()
+        # Text put on the page is a t() call or data from the server, never a literal.
+        assert not re.search(r'textContent\s*=\s*"[A-Za-z]', text), script.name
+        assert not re.search(r'el\("\w+",\s*"[^"]*",\s*"[A-Za-z]', text), script.name
+
+
+def test_the_page_is_sent_its_language(client: httpx.Client) -> None:
+    answer = client.get("/api/i18n", params={"lang": "xx,tr-TR,fr"})
+    data = answer.json()
+    assert data["language"] == "tr"
+    assert data["languages"]["th"] == "ไทย" and data["languages"]["tr"] == "Türkçe"
+    assert data["messages"]["contract.no-queens"] == "Kız Almaz"
+    assert set(data["messages"]) == page_keys()
+    header = {"Accept-Language": "th-TH,th;q=0.9,en;q=0.5"}
+    assert client.get("/api/i18n", headers=header).json()["language"] == "th"
+    assert client.get("/api/i18n", params={"lang": "de"}).json()["language"] == "en"
+    assert client.get("/api/i18n", params={"lang": "x" * 600}).status_code == 422
+    # The first paint: <html lang> from ?lang, else from Accept-Language.
+    assert '<html lang="th">' in client.get("/t/abc", headers=header).text
+    assert '<html lang="fr">' in client.get("/?lang=fr", headers=header).text
+    assert '<html lang="en">' in client.get("/", headers={"Accept-Language": "de"}).text

@@ -62,6 +62,14 @@ def main(
     no_browser: Annotated[
         bool, typer.Option("--no-browser", help="Print the address but open no browser.")
     ] = False,
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="Without a command: the page's language: en, tr, es, fr or th "
+            "(default: the browser's).",
+        ),
+    ] = None,
 ) -> None:
     """King (Turkish King, Rıfkı): the rules, computer players and tools.
 
@@ -83,9 +91,20 @@ def main(
         preset = Rules.preset(rules)
     except (BotSpecError, RulesError) as error:
         raise _fail(str(error), 2) from None
-    settings = ServerSettings(db=db if db is not None else default_db_path())
+    language = None if lang is None else _language(lang)
+    settings = ServerSettings(
+        db=db if db is not None else default_db_path(), language=language or "en"
+    )
     try:
-        run_local(settings, specs, preset, open_browser=not no_browser, new=new, echo=typer.echo)
+        run_local(
+            settings,
+            specs,
+            preset,
+            open_browser=not no_browser,
+            new=new,
+            language=language,
+            echo=typer.echo,
+        )
     except ServeError as error:
         raise _fail(str(error), 1) from None
 
@@ -119,6 +138,14 @@ def serve_command(
     stand_in: Annotated[
         str, typer.Option("--stand-in", help="The bot that plays for an absent person.")
     ] = "rule",
+    lang: Annotated[
+        str | None,
+        typer.Option(
+            "--lang",
+            help="The page's language for browsers that ask for none of en, tr, es, fr, th "
+            "(default: English).",
+        ),
+    ] = None,
 ) -> None:
     """Serve tables in the browser for people to join with an invite link."""
     from king.bots import BotSpecError
@@ -136,6 +163,7 @@ def serve_command(
         bot_pause=bot_pause,
         away_after=away_after,
         stand_in=stand_in,
+        language="en" if lang is None else _language(lang),
     )
     try:
         serve(settings, host, port, echo=typer.echo)
@@ -168,8 +196,11 @@ def play_command(
             "--save", help="Where to save the game (default: a new file in the user data folder)."
         ),
     ] = None,
+    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
 ) -> None:
     """Play a whole game in the terminal against three computer players."""
+    # Without --lang: the resumed game's language, else the locale's (run_play decides).
+    language = None if lang is None else _language(lang)
     from king.bots import strongest_bot
 
     specs = [strongest_bot()] * 3 if bots is None else _bot_specs(bots, 3)
@@ -179,7 +210,15 @@ def play_command(
     from king.tui.app import PlayError, run_play
 
     try:
-        run_play(bots=specs, rules=preset, seed=seed, seat=seat, resume=resume, save=save)
+        run_play(
+            bots=specs,
+            rules=preset,
+            seed=seed,
+            seat=seat,
+            resume=resume,
+            save=save,
+            lang=language,
+        )
     except PlayError as error:
         raise _fail(str(error), 2) from None
 
@@ -190,6 +229,23 @@ def play_command(
 def _fail(message: str, code: int) -> typer.Exit:
     typer.echo(f"king: {message}", err=True)
     return typer.Exit(code)
+
+
+def _language(value: str | None) -> str:
+    """The language chosen with ``--lang``, or the terminal locale's when none is given;
+    an unknown one is refused with the choices (exit status 2)."""
+    from king.i18n import UnknownLanguageError, detect_language, parse_language
+
+    if value is None:
+        return detect_language()
+    try:
+        return parse_language(value)
+    except UnknownLanguageError as error:
+        raise _fail(f"--lang: {error}", 2) from None
+
+
+#: Help for every ``--lang`` option.
+LANG_HELP = "The language: en, tr, es, fr or th (default: the locale's, else English)."
 
 
 def _bot_specs(text: str, count: int) -> list[str]:

@@ -21,7 +21,7 @@ king.deal.IllegalMoveError: seat 1 does not hold 2D
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from king.cards import DECK, FULL_MASK, SUIT_MASKS, Card, CardSet, Suit
@@ -45,6 +45,7 @@ __all__ = [
     "DealSetupError",
     "legal_mask",
     "explain_illegal",
+    "why_illegal",
     "TRUMPS",
     "NO_TRICKS",
     "NO_HEARTS",
@@ -62,15 +63,25 @@ _FOLLOW_PENALTY_CONTRACTS = (NO_QUEENS, NO_BOYS, NO_KING)
 
 
 class IllegalMoveError(ValueError):
-    """A card that may not be played now.  The message is a sentence for a person
-    ("seat 2 must follow clubs"); :attr:`seat`, :attr:`card` and :attr:`reason` are kept
-    for programs."""
+    """A card that may not be played now.  The message is an English sentence for a
+    person ("seat 2 must follow clubs"); :attr:`seat`, :attr:`card` and :attr:`reason` are
+    kept for programs, with :attr:`code` and :attr:`params` (see :func:`why_illegal`) for
+    interfaces that say it in another language."""
 
-    def __init__(self, reason: str, seat: int | None = None, card: Card | None = None):
+    def __init__(
+        self,
+        reason: str,
+        seat: int | None = None,
+        card: Card | None = None,
+        code: str = "deal_over",
+        params: dict[str, str] | None = None,
+    ):
         super().__init__(reason)
         self.reason = reason
         self.seat = seat
         self.card = card
+        self.code = code
+        self.params = params or {}
 
 
 class DealSetupError(ValueError):
@@ -127,11 +138,92 @@ def legal_mask(
     return hand
 
 
-def _names(mask: int) -> str:
-    cards = [str(card) for card in CardSet(mask)]
+def why_illegal(
+    seat: int,
+    card_id: int,
+    hand: int,
+    trick: int,
+    led: int,
+    played: int,
+    contract: int,
+    trump: int,
+    flags: int,
+) -> tuple[str, dict[str, str]]:
+    """Why ``card_id`` is not among the legal cards, as a reason code and its details,
+    for programs and for user interfaces that word it in the player's language.
+
+    The codes: ``already_played``, ``not_held``, ``trump_lead``, ``heart_lead``,
+    ``must_follow``, ``must_play_penalty_under``, ``must_overruff``, ``must_trump`` and
+    ``must_discard_penalty``; the details are strings: ``seat``, ``card`` (a card code),
+    ``suit`` and ``trump`` (suit letters) and ``cards`` (the legal cards, codes separated
+    by spaces).  Only called after :func:`legal_mask` has refused the card; the branches
+    mirror that function's so that the reason names the rule that refused it.
+    """
+    bit = 1 << card_id
+    params = {"seat": str(seat), "card": str(DECK[card_id])}
+    if not hand & bit:
+        return ("already_played" if played & bit else "not_held"), params
+    legal = legal_mask(hand, trick, led, played, contract, trump, flags)
+    params["cards"] = " ".join(str(card) for card in CardSet(legal))
+    if led < 0:
+        if contract == TRUMPS:
+            params["trump"] = Suit(trump).letter
+            return "trump_lead", params
+        return "heart_lead", params
+    params["suit"] = Suit(led).letter
+    if hand & SUIT_MASKS[led]:
+        if not bit & SUIT_MASKS[led]:
+            return "must_follow", params
+        return "must_play_penalty_under", params
+    if contract == TRUMPS:
+        params["trump"] = Suit(trump).letter
+        if legal & bit == 0 and bit & SUIT_MASKS[trump]:
+            return "must_overruff", params
+        return "must_trump", params
+    return "must_discard_penalty", params
+
+
+def _names(codes: str) -> str:
+    cards = codes.split()
     if len(cards) == 1:
         return cards[0]
     return ", ".join(cards[:-1]) + " or " + cards[-1]
+
+
+def _suit(letter: str) -> str:
+    return Suit.parse(letter).label
+
+
+#: The English sentence for each reason code of :func:`why_illegal`.
+_SENTENCES: dict[str, Callable[[dict[str, str]], str]] = {
+    "already_played": lambda p: f"{p['card']} has already been played in this deal",
+    "not_held": lambda p: f"seat {p['seat']} does not hold {p['card']}",
+    "trump_lead": lambda p: (
+        f"trumps may not be led yet: no trump ({_suit(p['trump'])}) has been played "
+        f"and seat {p['seat']} holds other suits"
+    ),
+    "heart_lead": lambda p: (
+        f"hearts may not be led yet: no heart has been played and seat {p['seat']} holds "
+        "other suits"
+    ),
+    "must_follow": lambda p: f"seat {p['seat']} must follow {_suit(p['suit'])}",
+    "must_play_penalty_under": lambda p: (
+        f"seat {p['seat']} must play a penalty card under the higher card in the trick: "
+        f"{_names(p['cards'])}"
+    ),
+    "must_overruff": lambda p: (
+        f"seat {p['seat']} must overruff: play a trump higher than those in the trick "
+        f"({_names(p['cards'])})"
+    ),
+    "must_trump": lambda p: (
+        f"seat {p['seat']} cannot follow {_suit(p['suit'])} and must play a trump "
+        f"({_suit(p['trump'])})"
+    ),
+    "must_discard_penalty": lambda p: (
+        f"seat {p['seat']} cannot follow {_suit(p['suit'])} and must discard a penalty card: "
+        f"{_names(p['cards'])}"
+    ),
+}
 
 
 def explain_illegal(
@@ -145,50 +237,9 @@ def explain_illegal(
     trump: int,
     flags: int,
 ) -> str:
-    """Say in one sentence why ``card_id`` is not among the legal cards.
-
-    Only called after :func:`legal_mask` has refused the card; the branches mirror that
-    function's so that the sentence names the rule that refused it.
-    """
-    card = DECK[card_id]
-    bit = 1 << card_id
-    if not hand & bit:
-        if played & bit:
-            return f"{card} has already been played in this deal"
-        return f"seat {seat} does not hold {card}"
-    legal = legal_mask(hand, trick, led, played, contract, trump, flags)
-    if led < 0:
-        if contract == TRUMPS:
-            trump_name = Suit(trump).label
-            return (
-                f"trumps may not be led yet: no trump ({trump_name}) has been played "
-                f"and seat {seat} holds other suits"
-            )
-        return (
-            f"hearts may not be led yet: no heart has been played and seat {seat} holds other suits"
-        )
-    led_suit = Suit(led)
-    if hand & SUIT_MASKS[led]:
-        if not bit & SUIT_MASKS[led]:
-            return f"seat {seat} must follow {led_suit.label}"
-        return (
-            f"seat {seat} must play a penalty card under the higher card in the trick: "
-            f"{_names(legal)}"
-        )
-    if contract == TRUMPS:
-        trump_suit = Suit(trump)
-        if legal & bit == 0 and bit & SUIT_MASKS[trump]:
-            return (
-                f"seat {seat} must overruff: play a trump higher than those in the trick "
-                f"({_names(legal)})"
-            )
-        return (
-            f"seat {seat} cannot follow {led_suit.label} and must play a trump ({trump_suit.label})"
-        )
-    return (
-        f"seat {seat} cannot follow {led_suit.label} and must discard a penalty card: "
-        f"{_names(legal)}"
-    )
+    """Say in one English sentence why ``card_id`` is not among the legal cards."""
+    code, params = why_illegal(seat, card_id, hand, trick, led, played, contract, trump, flags)
+    return _SENTENCES[code](params)
 
 
 @dataclass(frozen=True, slots=True)
@@ -397,7 +448,7 @@ class Deal:
         seat = self._turn
         if not self.legal_mask() & (1 << card_id):
             led = self._trick[0] // 13 if self._trick else -1
-            reason = explain_illegal(
+            code, params = why_illegal(
                 seat,
                 card_id,
                 self._hands[seat],
@@ -408,7 +459,7 @@ class Deal:
                 self._trump,
                 self._flags,
             )
-            raise IllegalMoveError(reason, seat, card)
+            raise IllegalMoveError(_SENTENCES[code](params), seat, card, code, params)
         self.play_unchecked(card_id)
 
     # -- the fast path ---------------------------------------------------------------

@@ -65,10 +65,20 @@ class Phase(Enum):
 class IllegalDeclarationError(ValueError):
     """A declaration that is not allowed now; the message says which rule forbids it."""
 
-    def __init__(self, reason: str, seat: int | None = None):
+    def __init__(
+        self,
+        reason: str,
+        seat: int | None = None,
+        code: str = "",
+        params: dict[str, str] | None = None,
+    ):
         super().__init__(reason)
         self.reason = reason
         self.seat = seat
+        #: ``trumps_done``, ``negatives_done`` or ``played_twice`` (see
+        #: :meth:`Game.why_refused`), for interfaces that word it in another language.
+        self.code = code
+        self.params = params or {}
 
 
 class GameStateError(ValueError):
@@ -245,18 +255,36 @@ class Game:
         return self._contract_counts.get(contract, 0)
 
     def refusal(self, declaration: Declaration, seat: int | None = None) -> str | None:
-        """Why ``seat`` (the current declarer by default) may not declare this now,
-        or ``None`` if it may."""
+        """Why ``seat`` (the current declarer by default) may not declare this now, in
+        an English sentence, or ``None`` if it may."""
+        why = self.why_refused(declaration, seat)
+        if why is None:
+            return None
+        code, params = why
+        if code == "trumps_done":
+            return f"seat {params['seat']} has already declared Trumps {params['times']} times"
+        if code == "negatives_done":
+            return (
+                f"seat {params['seat']} has already declared {params['times']} negative contracts"
+            )
+        return f"{declaration.contract.title} has been played twice"
+
+    def why_refused(
+        self, declaration: Declaration, seat: int | None = None
+    ) -> tuple[str, dict[str, str]] | None:
+        """Why ``seat`` may not declare this now, as a reason code and its details
+        (``trumps_done`` and ``negatives_done`` with ``seat`` and ``times``,
+        ``played_twice`` with ``contract``), or ``None`` if it may."""
         if seat is None:
             seat = self._declarer
         if declaration.contract is Contract.TRUMPS:
             if self._trumps_declared[seat] >= TRUMPS_PER_PLAYER:
-                return f"seat {seat} has already declared Trumps {TRUMPS_PER_PLAYER} times"
+                return "trumps_done", {"seat": str(seat), "times": str(TRUMPS_PER_PLAYER)}
             return None
         if self._negatives_declared[seat] >= NEGATIVES_PER_PLAYER:
-            return f"seat {seat} has already declared {NEGATIVES_PER_PLAYER} negative contracts"
+            return "negatives_done", {"seat": str(seat), "times": str(NEGATIVES_PER_PLAYER)}
         if self._contract_counts[declaration.contract] >= MAX_PER_NEGATIVE:
-            return f"{declaration.contract.title} has been played twice"
+            return "played_twice", {"contract": declaration.contract.value}
         return None
 
     def allowed_declarations(self) -> list[Declaration]:
@@ -274,9 +302,11 @@ class Game:
             declaration = Declaration.parse(declaration)
         if self._phase is not Phase.DECLARING or self._hands is None:
             raise GameStateError(f"no declaration is due: the game is {self._phase.value}")
-        reason = self.refusal(declaration)
-        if reason is not None:
-            raise IllegalDeclarationError(reason, self._declarer)
+        why = self.why_refused(declaration)
+        if why is not None:
+            reason = self.refusal(declaration)
+            assert reason is not None
+            raise IllegalDeclarationError(reason, self._declarer, why[0], why[1])
         seat = self._declarer
         deal = Deal(self._hands, seat, declaration, self.rules)
         if declaration.contract is Contract.TRUMPS:

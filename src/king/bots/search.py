@@ -355,7 +355,7 @@ _OPTIONS = {
 }
 
 
-@register("search", "Monte Carlo search over sampled deals with an exact endgame solver", 100)
+@register("search", "Monte Carlo search over sampled deals with compiled rule-policy rollouts", 100)
 def _make(seed: int, options: dict[str, str]) -> SearchBot:
     kwargs: dict[str, float | int | str] = {}
     for key, value in options.items():

@@ -7,6 +7,7 @@ event in a SQLite log (see ``docs/web-protocol.md``).
 * :mod:`king.server.autoplay` — the bots that play a table's bot seats and absent people;
 * :mod:`king.server.players` — which bots a table may have; their thread pool;
 * :mod:`king.server.messages` — what each seat (or spectator) is told;
+* :mod:`king.server.languages` — the page's language and the messages it is sent;
 * :mod:`king.server.registry` — the tables of this process;
 * :mod:`king.server.session` — one connection's side of the conversation;
 * :mod:`king.server.app` — the FastAPI application;

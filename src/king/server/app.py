@@ -15,11 +15,11 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request, WebSocket
+from fastapi import FastAPI, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from king import __version__
 from king.bots import available_bots
 from king.server.config import ServerSettings
+from king.server.languages import choose_language, language_names, page_messages
 from king.server.protocol import (
     PROTOCOL_VERSION,
     BotInfoModel,
@@ -35,6 +36,7 @@ from king.server.protocol import (
     Health,
     JoinRequest,
     LobbyInfo,
+    PageStrings,
     SeatClaim,
     TableInfo,
 )
@@ -191,6 +193,7 @@ def create_app(
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
+    app.state.settings = settings
     app.add_middleware(_BodyLimit)
     _add_error_handlers(app)
     _add_api(app)
@@ -245,6 +248,21 @@ def _add_api(app: FastAPI) -> None:
             BotInfoModel(name=b.name, summary=b.summary, strength=b.strength)
             for b in available_bots()
         ]
+
+    @app.get("/api/i18n")
+    async def strings(
+        request: Request, lang: Annotated[str, Query(max_length=500)] = ""
+    ) -> PageStrings:
+        """The page's messages in the first shipped language of ``lang`` (a comma-separated
+        list of codes or locales), else of the request's ``Accept-Language``."""
+        settings: ServerSettings = request.app.state.settings
+        wanted = [part for part in lang.split(",") if part.strip()]
+        language = choose_language(
+            wanted, request.headers.get("accept-language"), settings.language
+        )
+        return PageStrings(
+            language=language, languages=language_names(), messages=page_messages(language)
+        )
 
     @app.get("/api/tables")
     async def lobby(request: Request) -> LobbyInfo:
@@ -314,15 +332,29 @@ def _add_socket(app: FastAPI) -> None:
             await client.close()
 
 
-def _add_pages(app: FastAPI) -> None:
-    headers = {"Content-Security-Policy": _CSP, "Cache-Control": "no-cache"}
+def _page(request: Request, name: str) -> HTMLResponse:
+    """A page, its ``<html lang>`` set for the first paint to the address's ``?lang`` or
+    the browser's ``Accept-Language`` (the page's script then applies a stored choice)."""
+    settings: ServerSettings = request.app.state.settings
+    wanted = request.query_params.getlist("lang")[:4]
+    language = choose_language(wanted, request.headers.get("accept-language"), settings.language)
+    text = (WEB_DIR / name).read_text(encoding="utf-8")
+    text = text.replace('<html lang="en">', f'<html lang="{language}">', 1)
+    headers = {
+        "Content-Security-Policy": _CSP,
+        "Cache-Control": "no-cache",
+        "Vary": "Accept-Language",
+    }
+    return HTMLResponse(text, headers=headers)
 
+
+def _add_pages(app: FastAPI) -> None:
     @app.get("/", include_in_schema=False)
-    async def index() -> FileResponse:
-        return FileResponse(WEB_DIR / "index.html", headers=headers)
+    async def index(request: Request) -> HTMLResponse:
+        return _page(request, "index.html")
 
     @app.get("/t/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return FileResponse(WEB_DIR / "table.html", headers=headers)
+    async def table_page(request: Request, table_id: str) -> HTMLResponse:
+        return _page(request, "table.html")
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")

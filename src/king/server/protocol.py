@@ -44,6 +44,7 @@ __all__ = [
     "LobbyInfo",
     "BotInfoModel",
     "Health",
+    "PageStrings",
     "parse_client_message",
     "describe_validation_error",
 ]
@@ -325,13 +326,21 @@ class StateMessage(_Model):
 
 
 class ErrorMessage(_Model):
-    """A message was refused; nothing changed.  ``about`` is the refused message's type."""
+    """A message was refused; nothing changed.  ``about`` is the refused message's type.
+
+    For a card or declaration the rules forbid (``code`` ``illegal``), ``reason`` names
+    the rule (:func:`king.deal.why_illegal`'s codes for a card,
+    :meth:`king.game.Game.why_refused`'s for a declaration) and ``params`` its details,
+    so that a client words it in its own language; ``message`` is the English sentence.
+    """
 
     v: Literal[1] = 1
     type: Literal["error"] = "error"
     code: str
     message: str
     about: str | None = None
+    reason: str | None = None
+    params: dict[str, str] | None = None
 
 
 class PongMessage(_Model):
@@ -395,6 +404,15 @@ class BotInfoModel(_Model):
     name: str
     summary: str
     strength: int
+
+
+class PageStrings(_Model):
+    """``GET /api/i18n``: the language chosen, the shipped languages (each named in
+    itself) and every message the page may show in that language."""
+
+    language: str
+    languages: dict[str, str]
+    messages: dict[str, str]
 
 
 class Health(_Model):

@@ -21,7 +21,7 @@ from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.registry import Registry
 from king.server.store import EventStore, StoreError
 
-__all__ = ["ServeError", "serve", "run_local", "bind", "WS_MAX_BYTES"]
+__all__ = ["ServeError", "serve", "run_local", "local_address", "bind", "WS_MAX_BYTES"]
 
 #: The largest WebSocket message uvicorn reads; bigger ones close the connection (1009).
 #: Anything from 4 KiB (the protocol's limit) to this size gets an ``error`` message.
@@ -113,18 +113,20 @@ def run_local(
     *,
     open_browser: bool = True,
     new: bool = False,
+    language: str | None = None,
     echo: Callable[[str], None] = print,
 ) -> None:
     """Serve on 127.0.0.1 (a free port) and open the browser at a table where the person
     plays seat 0 against ``bots``.  The last unfinished local game is resumed unless
-    ``new`` is set; its table and token are kept beside the database."""
+    ``new`` is set; its table and token are kept beside the database.  With ``language``
+    the page opens in it (``?lang=tr``) instead of the browser's language."""
     sock = bind("127.0.0.1", 0)
     url = _url(sock)
     saved = settings.db.with_name("local-table.json")
 
     def ready(registry: Registry) -> None:
         table_id, token = _local_table(registry, saved, bots, rules, new)
-        address = f"{url}/t/{table_id}#token={token}"
+        address = local_address(url, table_id, token, language)
         echo(f"king: your table is at {address}")
         echo("king: Ctrl-C stops the server (the game is saved; `king` resumes it)")
         sys.stdout.flush()
@@ -132,6 +134,17 @@ def run_local(
             threading.Thread(target=webbrowser.open, args=(address,), daemon=True).start()
 
     _run(settings, sock, ready, "warning")
+
+
+def local_address(url: str, table_id: str, token: str, language: str | None = None) -> str:
+    """The address that opens the local table with its seat's token (after ``#``, which
+    the browser never sends) and, when given, the page's language.
+
+    >>> local_address("http://127.0.0.1:8000", "Zq3x9AbC", "tok", "tr")
+    'http://127.0.0.1:8000/t/Zq3x9AbC?lang=tr#token=tok'
+    """
+    query = f"?lang={language}" if language else ""
+    return f"{url}/t/{table_id}{query}#token={token}"
 
 
 def _local_table(

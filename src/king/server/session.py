@@ -32,9 +32,17 @@ class Session:
         self.joined = False
         self.seat: int | None = None
 
-    def error(self, code: str, message: str, about: str | None = None) -> None:
+    def error(
+        self,
+        code: str,
+        message: str,
+        about: str | None = None,
+        reason: str | None = None,
+        params: dict[str, str] | None = None,
+    ) -> None:
         """Tell the client what was refused and why."""
-        self.client.send(ErrorMessage(code=code, message=message, about=about).model_dump_json())
+        error = ErrorMessage(code=code, message=message, about=about, reason=reason, params=params)
+        self.client.send(error.model_dump_json())
 
     def receive(self, data: str | bytes) -> None:
         """Handle one message from the client."""
@@ -51,7 +59,7 @@ class Session:
             else:
                 self._act(message)
         except ActionError as error:
-            self.error(error.code, error.message, message.type)
+            self.error(error.code, error.message, message.type, error.reason, error.params)
 
     def _join(self, message: HelloMessage | WatchMessage) -> None:
         if self.joined:

@@ -39,12 +39,21 @@ Status = Literal["waiting", "playing", "over"]
 
 
 class ActionError(ValueError):
-    """An action the table refuses; ``code`` is a stable word, the message a sentence."""
+    """An action the table refuses; ``code`` is a stable word, the message a sentence.
+    A move the rules forbid also has the rule's ``reason`` code and its ``params``."""
 
-    def __init__(self, code: str, message: str):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        reason: str | None = None,
+        params: dict[str, str] | None = None,
+    ):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.reason = reason
+        self.params = params
 
 
 class Client(Protocol):
@@ -362,9 +371,10 @@ class Table:
     def _declare(self, seat: int, declaration: Declaration) -> PublicEvent:
         if self.game.phase is not Phase.DECLARING:
             raise ActionError("not_declaring", "no declaration is due: cards are being played")
-        reason = self.game.refusal(declaration)
-        if reason is not None:
-            raise ActionError("illegal", reason)
+        why = self.game.why_refused(declaration)
+        if why is not None:
+            sentence = self.game.refusal(declaration) or why[0]
+            raise ActionError("illegal", sentence, why[0], dict(why[1]))
         trump = None if declaration.trump is None else declaration.trump.letter
         contract = declaration.contract.value
         self._record("declare", {"seat": seat, "contract": contract, "trump": trump})
@@ -378,7 +388,7 @@ class Table:
             try:
                 deal.play(card)  # refuses the card with the rule's sentence, changing nothing
             except IllegalMoveError as error:
-                raise ActionError("illegal", error.reason) from None
+                raise ActionError("illegal", error.reason, error.code, dict(error.params)) from None
             raise AssertionError("a card outside the legal mask was accepted")
         tricks = deal.trick_count
         self._record("play", {"seat": seat, "card": str(card)})

@@ -3,7 +3,8 @@
 The app owns the order of events: it asks the bots for their choices off the event loop
 (in a worker thread, after a short pause so a person can follow), hands every action to
 the :class:`~king.tui.session.PlaySession` (which saves it), and redraws.  Windows over
-the table (help, last trick, a deal's summary) hold the bots until they close.
+the table (help, last trick, a deal's summary) hold the bots until they close.  Every
+word on the screen is in the session's language, through the app's :attr:`KingApp.t`.
 """
 
 from __future__ import annotations
@@ -25,9 +26,11 @@ from textual.worker import Worker
 
 from king.deal import Deal, IllegalMoveError
 from king.game import GameStateError, IllegalDeclarationError, Phase
+from king.i18n import Translator, detect_language, parse_language
 from king.rules import Declaration, Rules
 from king.tui.help import help_markdown
 from king.tui.render import (
+    card_label,
     card_text,
     deal_summary,
     game_summary,
@@ -49,6 +52,7 @@ from king.tui.widgets import (
     ScoreBoard,
     TableView,
 )
+from king.tui.words import declaration_name, position, styled, translate_bindings, you_or
 
 __all__ = ["DEFAULT_PAUSE", "KingApp", "PlayError", "run_play"]
 
@@ -65,18 +69,28 @@ class KingApp(App[None]):
     TITLE = "King"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "help", "Help"),
-        Binding("f1", "help", "Help", show=False),
-        Binding("l", "last_trick", "Last trick"),
-        Binding("ctrl+q", "quit", "Quit (saved)", priority=True),
-        Binding("ctrl+c", "quit", "Quit", show=False, priority=True),
+        Binding("question_mark", "help", "tui.binding.help"),
+        Binding("f1", "help", "tui.binding.help", show=False),
+        Binding("l", "last_trick", "tui.binding.last_trick"),
+        Binding("ctrl+q", "quit", "tui.binding.quit_saved", priority=True),
+        Binding("ctrl+c", "quit", "tui.binding.quit", show=False, priority=True),
     ]
 
     def __init__(
-        self, session: PlaySession, *, pause: float = DEFAULT_PAUSE, summaries: bool = True
+        self,
+        session: PlaySession,
+        *,
+        pause: float = DEFAULT_PAUSE,
+        summaries: bool = True,
+        lang: str | None = None,
     ) -> None:
         super().__init__()
+        if lang is not None:
+            session.language = parse_language(lang)
         self.session = session
+        #: The player's language: every word on the screen comes from it.
+        self.t = Translator(session.language)
+        translate_bindings(self, self.t)
         self.pause = max(0.0, pause)
         self.summaries = summaries
         self._results_seen = len(session.game.results)
@@ -94,29 +108,34 @@ class KingApp(App[None]):
         with Horizontal(id="main"):
             yield TableView(id="table")
             yield ScoreBoard(id="scores")
-        yield DeclarePanel(id="declare")
-        yield HandView(id="hand")
+        yield DeclarePanel(self.t, id="declare")
+        yield HandView(self.t, id="hand")
         yield MessageLine(id="message")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(ScoreBoard).border_title = "Scores"
+        t = self.t
+        self.query_one(ScoreBoard).border_title = t("tui.scores.title")
         hand = self.query_one(HandView)
-        hand.border_title = f"Your hand (seat {self.session.seat})"
-        self.say(f"Saved after every move to {_short(self.session.path)}. Press ? for help.")
+        hand.border_title = t("tui.hand.title", seat=self.session.seat)
+        self.say(t("tui.message.welcome"))
         self.redraw()
         self.advance()
 
     # -- naming --------------------------------------------------------------------------
 
     def seat_name(self, seat: int) -> str:
-        """How a seat is called on screen: You, Left, Top or Right."""
-        return self.session.position(seat)
+        """How a seat is called on screen: You, Left, Top or Right (in the language)."""
+        return position(self.t, seat - self.session.seat)
+
+    def short_name(self, seat: int) -> str:
+        """The seat's name in a column of scores (six cells at most)."""
+        return position(self.t, seat - self.session.seat, short=True)
 
     def detail(self, seat: int) -> str:
         """The line under a seat's name: its number and its bot."""
         spec = self.session.bot_spec(seat)
-        return f"seat {seat}" + ("" if spec is None else f" · {spec}")
+        return self.t("tui.seat", n=seat) + ("" if spec is None else f" · {spec}")
 
     # -- drawing ---------------------------------------------------------------------
 
@@ -129,12 +148,13 @@ class KingApp(App[None]):
         session = self.session
         game = session.game
         me = session.seat
-        self.query_one(InfoBar).show(game, self.seat_name)
+        t = self.t
+        self.query_one(InfoBar).show(t, game, self.seat_name, me)
         self.query_one(TableView).scene = scene_of(
-            game, me, self.seat_name, self.detail, self._thinking
+            t, game, me, self.seat_name, self.detail, self._thinking
         )
         scores = self.query_one(ScoreBoard)
-        scores.update(scoreboard(game, self.seat_name, me, _short(session.path)))
+        scores.update(scoreboard(t, game, self.short_name, me, _short(session.path)))
         declaring = game.phase is Phase.DECLARING and session.is_human_turn()
         hand = self.query_one(HandView)
         legal = None
@@ -155,7 +175,9 @@ class KingApp(App[None]):
 
     def _draw_table(self) -> None:
         session = self.session
-        scene = scene_of(session.game, session.seat, self.seat_name, self.detail, self._thinking)
+        scene = scene_of(
+            self.t, session.game, session.seat, self.seat_name, self.detail, self._thinking
+        )
         self.query_one(TableView).scene = scene
 
     # -- the flow of the game ------------------------------------------------------------
@@ -163,15 +185,18 @@ class KingApp(App[None]):
     def advance(self) -> None:
         """Let the game go on: start the bots if it is their turn, or end the game."""
         game = self.session.game
+        t = self.t
         if game.is_over:
             if not self._over_shown and self._windows == 0:
                 self._over_shown = True
+                summary = game_summary(t, game, self.seat_name, self.session.seat, self.short_name)
+                saved = t("tui.over.saved", path=_short(self.session.path))
                 self.open_window(
                     InfoScreen(
-                        "Game over",
-                        game_summary(game, self.seat_name, self.session.seat)
-                        + Text(f"\nSaved in {_short(self.session.path)}", style="dim"),
-                        "Enter: quit · Esc: look at the table",
+                        t,
+                        t("tui.info.over"),
+                        summary + Text("\n" + saved, style="dim"),
+                        t("tui.over.keys"),
                     ),
                     then=self._after_game_over,
                 )
@@ -183,7 +208,7 @@ class KingApp(App[None]):
         if go_on:
             self.exit()
         else:
-            self.say("The game is over. Ctrl+Q quits.")
+            self.say(self.t("tui.message.over"))
 
     async def _bots_play(self) -> None:
         """Play the bots' turns until it is the person's turn (or the game ends)."""
@@ -203,20 +228,23 @@ class KingApp(App[None]):
                 await asyncio.sleep(delay)
             view = session.view(seat)
             failure: str | None = None
+            t = self.t
             try:
                 action: Action = await asyncio.to_thread(session.think, seat, view)
             except Exception as error:
-                failure = f"{self.seat_name(seat)}'s bot failed ({error})"
+                failure = t("tui.bot.failed", name=self.seat_name(seat), error=error)
             await self._clear.wait()
             self._thinking = None
             if game.to_act != seat:  # pragma: no cover - nothing else moves for a bot
                 continue
             if failure is None and not self.act(seat, action):
-                failure = f"{self.seat_name(seat)}'s bot chose {action}, which is not allowed"
+                chosen = self._action_name(action)
+                failure = t("tui.bot.refused", name=self.seat_name(seat), action=chosen)
             if failure is not None:
                 replacement = session.fallback()
                 self.act(seat, replacement)
-                self.say(f"{failure}; it plays {replacement} instead.", error=True)
+                name = self._action_name(replacement)
+                self.say(t("tui.bot.instead", failure=failure, action=name), error=True)
         self._thinking = None
         self.redraw()
 
@@ -226,48 +254,71 @@ class KingApp(App[None]):
         game = self.session.game
         deal = game.deal
         tricks_before = deal.trick_count if deal is not None else 0
+        t = self.t
         try:
             self.session.apply(action)
-        except (IllegalMoveError, IllegalDeclarationError, GameStateError) as error:
-            self.say(f"Refused: {error}", error=True)
+        except IllegalMoveError as error:
+            self.say(
+                t("tui.message.refused", reason=t.illegal(error.code, error.params)), error=True
+            )
+            return False
+        except IllegalDeclarationError as error:
+            reason = t.refused(error.code, error.params)
+            self.say(t("tui.message.refused", reason=reason), error=True)
+            return False
+        except GameStateError:
+            self.say(t("tui.message.refused", reason=t("tui.message.not_now")), error=True)
             return False
         except OSError as error:
-            self.say(f"The game could not be saved: {error}", error=True)
+            reason = error.strerror or str(error)
+            self.say(t("tui.message.not_saved", reason=reason), error=True)
         else:
             self.say(self._describe(seat, action, deal, tricks_before))
         if len(game.results) > self._results_seen:
             self._results_seen = len(game.results)
             if self.summaries:
                 number = game.results[-1].number + 1
-                self.open_window(
-                    InfoScreen(
-                        f"Deal {number} done", deal_summary(game, self.seat_name, self.session.seat)
-                    ),
-                )
+                summary = deal_summary(t, game, self.seat_name, self.session.seat, self.short_name)
+                self.open_window(InfoScreen(t, t("tui.summary.title", n=number), summary))
         self.redraw()
         self.advance()
         return True
 
+    def _action_name(self, action: Action) -> str:
+        """A declaration or a card as the screen names it (``Koz (♥)``, ``Q♠``)."""
+        if isinstance(action, Declaration):
+            return declaration_name(self.t, action)
+        return card_label(action)
+
     def _describe(self, seat: int, action: Action, deal: Deal | None, tricks_before: int) -> Text:
         """A sentence for the message line: who did what, and who won the trick."""
+        t = self.t
+        me = self.session.seat
         who = self.seat_name(seat)
+        mine = seat == me
+        card = None if isinstance(action, Declaration) else card_text(action, "bold")
         if isinstance(action, Declaration):
-            out = Text(f"{who} declared {action.title}.")
+            contract = declaration_name(t, action)
+            out = styled(t, you_or("tui.move.declared", mine), who=who, contract=contract)
         elif deal is None:  # pragma: no cover - a card is always played in a deal
-            out = Text.assemble(f"{who} played ", card_text(action, "bold"), ".")
+            out = styled(t, you_or("tui.move.played", mine), who=who, card=card)
         elif deal.trick_count > tricks_before:
-            out = Text.assemble(f"{who} played ", card_text(action, "bold"))
-            winner = self.seat_name(deal.tricks[-1].winner)
-            out.append(f"; {winner} won trick {deal.trick_count}.")
+            out = styled(t, you_or("tui.move.played", mine), who=who, card=card)
+            winner = deal.tricks[-1].winner
+            out.append(" ")
+            key = you_or("tui.move.won", winner == me)
+            out.append_text(styled(t, key, who=self.seat_name(winner), n=deal.trick_count))
+        elif len(deal.current_trick) == 1 and deal.trick_count:
+            key = you_or("tui.move.won_and_led", mine)
+            out = styled(t, key, who=who, n=deal.trick_count, card=card)
         else:
-            verb = "played"
-            if len(deal.current_trick) == 1:
-                won = deal.trick_count
-                verb = f"won trick {won} and led" if won else "led"
-            out = Text.assemble(f"{who} {verb} ", card_text(action, "bold"), ".")
+            led = len(deal.current_trick) == 1
+            key = you_or("tui.move.led" if led else "tui.move.played", mine)
+            out = styled(t, key, who=who, card=card)
         if self.session.is_human_turn():
             declaring = self.session.game.phase is Phase.DECLARING
-            out.append(" Your turn to declare." if declaring else " Your turn.", style="bold")
+            turn = t("tui.move.your_turn_declare" if declaring else "tui.move.your_turn")
+            out.append(" " + turn, style="bold")
         return out
 
     # -- windows -------------------------------------------------------------------------
@@ -295,22 +346,19 @@ class KingApp(App[None]):
         """The person chose a card: play it if it is their turn and it is legal."""
         session = self.session
         game = session.game
+        t = self.t
         if game.is_over:
-            self.say("The game is over. Ctrl+Q quits.")
+            self.say(t("tui.message.over"))
             return
         if message.card is None:
-            self.say(
-                f"{message.typed!r} is not a card: type rank then suit, like qs or 10h.",
-                error=True,
-            )
+            self.say(t("tui.message.not_a_card", typed=message.typed), error=True)
             return
-        if not session.is_human_turn():
-            seat = game.to_act
-            who = "the bots" if seat is None else self.seat_name(seat)
-            self.say(f"Wait: it is {who}'s turn, not yours.", error=True)
+        seat = game.to_act
+        if not session.is_human_turn() and seat is not None:
+            self.say(t("tui.message.wait", name=self.seat_name(seat)), error=True)
             return
         if game.phase is Phase.DECLARING:
-            self.say("First choose the contract.", error=True)
+            self.say(t("tui.message.declare_first"), error=True)
             return
         self.act(session.seat, message.card)
 
@@ -328,25 +376,32 @@ class KingApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         path = _short(self.session.path)
-        self.open_window(HelpScreen(help_markdown(self.session.game.rules, path)))
+        markdown = help_markdown(self.t, self.session.game.rules, path)
+        self.open_window(HelpScreen(self.t, markdown))
 
     def action_last_trick(self) -> None:
         """Show the last completed trick, laid out round the table."""
         game = self.session.game
+        t = self.t
         for number in range(len(game.deals) - 1, -1, -1):
             deal = game.deals[number]
             if deal.tricks:
                 break
         else:
-            self.say("No trick has been played yet.")
+            self.say(t("tui.message.no_trick"))
             return
         trick = deal.tricks[-1]
-        scene = trick_scene(trick, self.session.seat, self.seat_name, self.detail)
+        scene = trick_scene(t, trick, self.session.seat, self.seat_name, self.detail)
         body = Text("\n").join(table_lines(scene, 50, 13))
         body.append("\n\n")
-        body.append_text(trick_sentence(trick, self.seat_name))
-        title = f"Deal {number + 1}, trick {deal.trick_count}: {deal.declaration.title}"
-        self.open_window(InfoScreen(title, body, "Esc: back"))
+        body.append_text(trick_sentence(t, trick, self.seat_name, self.session.seat))
+        title = t(
+            "tui.last.title",
+            n=number + 1,
+            trick=deal.trick_count,
+            contract=declaration_name(t, deal.declaration),
+        )
+        self.open_window(InfoScreen(t, title, body, t("tui.last.keys")))
 
     async def action_quit(self) -> None:
         """Quit: the game is already saved after every action."""
@@ -368,9 +423,10 @@ def _pause_from_environment() -> float:
     try:
         value = float(text)
     except ValueError:
-        raise PlayError(f"{PAUSE_VARIABLE} must be a number of seconds, not {text!r}") from None
+        where = {"name": PAUSE_VARIABLE, "value": repr(text)}
+        raise PlayError("tui.error.pause_number", where) from None
     if not 0 <= value <= 10:
-        raise PlayError(f"{PAUSE_VARIABLE} must be between 0 and 10 seconds, not {text}")
+        raise PlayError("tui.error.pause_range", {"name": PAUSE_VARIABLE, "value": text})
     return value
 
 
@@ -382,22 +438,38 @@ def run_play(
     seat: int,
     resume: Path | None = None,
     save: Path | None = None,
+    lang: str | None = None,
 ) -> None:
     """Play a game in the terminal (``king play``).  Raises :class:`PlayError` for
-    anything the user asked that cannot be done, before the screen opens."""
-    pause = _pause_from_environment()
-    session = PlaySession.start(
-        bots=bots, rules=rules, seed=seed, seat=seat, resume=resume, save=save
-    )
+    anything the user asked that cannot be done, before the screen opens.
+
+    The language is ``lang`` if given, else the resumed game's, else the terminal
+    locale's (English when the locale names none of the languages shipped)."""
+    default = detect_language()
+    try:
+        pause = _pause_from_environment()
+        session = PlaySession.start(
+            bots=bots,
+            rules=rules,
+            seed=seed,
+            seat=seat,
+            resume=resume,
+            save=save,
+            lang=lang,
+            default_lang=default,
+        )
+    except PlayError as error:
+        raise error.in_language(lang or default) from None
     try:
         KingApp(session, pause=pause).run()
     finally:
         session.close()
+    t = Translator(session.language)
     path = session.path
     if session.game.is_over:
-        print(f"The game is over. Its record is saved in {path}")
-        print(f"See it again with: king replay {path}")
+        print(t("tui.bye.over", path=path))
+        print(t("tui.bye.replay", path=path))
     else:
-        print(f"Game saved in {path}")
-        print(f"Continue it with: king play --resume {path}")
+        print(t("tui.bye.saved", path=path))
+        print(t("tui.bye.resume", path=path))
     sys.stdout.flush()

@@ -1,7 +1,9 @@
 """Turning the game into coloured text: cards, the table, scores and summaries.
 
 Pure functions of the game (no widgets), so what the screen says can be read and tested
-on its own.  Hearts and diamonds are red; spades and clubs keep the terminal's colour.
+on its own.  Every word comes from the player's :class:`~king.i18n.Translator`; cards
+keep the international letters (``Q♠``, ``10♥``).  Hearts and diamonds are red; spades
+and clubs keep the terminal's colour.
 """
 
 from __future__ import annotations
@@ -9,12 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.text import Text
 
 from king.cards import Card, CardSet, Rank, Suit
 from king.deal import Deal, Trick
 from king.game import Game
-from king.rules import Contract, Declaration
+from king.i18n import Translator
+from king.rules import GAME_DEALS, Contract, Declaration
+from king.tui.words import count, declaration_name, fit, you_or
 
 __all__ = [
     "HAND_SUIT_ORDER",
@@ -78,19 +83,12 @@ def hand_order(hand: CardSet) -> list[Card]:
     return [card for suit in HAND_SUIT_ORDER for card in hand.suit(suit)]
 
 
-def contract_rule(declaration: Declaration) -> str:
+def contract_rule(t: Translator, declaration: Declaration) -> str:
     """What a contract scores, in a few words, for the declaration menu."""
     contract = declaration.contract
     if contract is Contract.TRUMPS and declaration.trump is not None:
-        return f"+50 a trick, {declaration.trump.label} are trumps"
-    return {
-        Contract.NO_TRICKS: "-50 for each trick taken",
-        Contract.NO_HEARTS: "-30 for each heart taken",
-        Contract.NO_QUEENS: "-100 for each queen taken",
-        Contract.NO_BOYS: "-60 for each king or jack taken",
-        Contract.NO_KING: "-320 for taking the king of hearts",
-        Contract.NO_LAST_TWO: "-180 for each of the last two tricks",
-    }[contract]
+        return t("tui.declare.trumps_rule", suit=t.suit(declaration.trump.letter))
+    return t(f"contract.hint.{contract.value}")
 
 
 def compact_cards(cards: CardSet, width: int) -> Text:
@@ -109,7 +107,7 @@ def compact_cards(cards: CardSet, width: int) -> Text:
     return out
 
 
-def taken_text(deal: Deal, seat: int, width: int = 17) -> Text:
+def taken_text(t: Translator, deal: Deal, seat: int, width: int = 17) -> Text:
     """What ``seat`` has taken this deal that counts: its penalty cards in a card
     contract, otherwise its number of tricks."""
     contract = deal.contract
@@ -119,22 +117,27 @@ def taken_text(deal: Deal, seat: int, width: int = 17) -> Text:
         if penalty:
             return compact_cards(penalty, width)
         return Text("—", style="dim")
+    words = count(t, "tui.tricks", tricks)
     if contract is Contract.NO_LAST_TWO:
-        last = sum(1 for number, t in enumerate(deal.tricks) if number >= 11 and t.winner == seat)
-        word = "trick" if tricks == 1 else "tricks"
-        return Text(f"{tricks} {word}" + (f" ({last} of last 2)" if last else ""))
-    return Text(f"{tricks} trick" + ("" if tricks == 1 else "s"))
+        last = sum(
+            1 for number, done in enumerate(deal.tricks) if number >= 11 and done.winner == seat
+        )
+        if last:
+            words = t("tui.tricks.of_last_two", tricks=words, n=last)
+    return Text(words)
 
 
-def trick_sentence(trick: Trick, name: Namer) -> Text:
-    """A completed trick in order of play: ``Left K♠, Top Q♠, … — won by You``."""
+def trick_sentence(t: Translator, trick: Trick, name: Namer, me: int | None = None) -> Text:
+    """A completed trick in order of play: ``Left K♠, Top Q♠, … — won by You``
+    (``me``: the person's seat, for the words of "won by you")."""
     out = Text()
     for position, card in enumerate(trick.cards):
         if position:
             out.append(", ")
         out.append(f"{name(trick.seat_of(position))} ")
         out.append_text(card_text(card, "bold" if trick.seat_of(position) == trick.winner else ""))
-    out.append(f" — won by {name(trick.winner)}")
+    won_by = t(you_or("tui.trick.won_by", trick.winner == me), name=name(trick.winner))
+    out.append(" — " + won_by)
     return out
 
 
@@ -247,90 +250,126 @@ def from_seat(me: int) -> list[int]:
     return [(me + offset) % 4 for offset in range(4)]
 
 
-def scoreboard(game: Game, name: Namer, me: int, saved: str = "", width: int = 23) -> Text:
+def scoreboard(
+    t: Translator,
+    game: Game,
+    name: Namer,
+    me: int,
+    saved: str = "",
+    width: int = 23,
+) -> Text:
     """The side panel: each seat's points this deal and in all, what it still owes,
-    what it has taken this deal, and the file the game is saved in."""
+    what it has taken this deal, and the file the game is saved in.  ``name`` gives
+    the short seat names (six cells at most)."""
     deal = game.deal
     points = deal.points() if deal is not None else [0, 0, 0, 0]
     out = Text()
-    out.append(f"{'':<6}{'deal':>5}{'total':>7} owes\n", style="bold")
+    out.append(
+        " " * 6
+        + fit(t("tui.scores.deal"), 5, ">")
+        + fit(t("tui.scores.total"), 7, ">")
+        + " "
+        + fit(t("tui.scores.owes"), 4)
+        + "\n",
+        style="bold",
+    )
     for seat in from_seat(me):
         trumps, negatives = game.obligations(seat)
-        out.append(f"{name(seat)[:6]:<6}{points[seat]:>5}{game.totals[seat]:>7} ")
-        out.append(f"{trumps}T{negatives}N\n")
-    out.append("owes: T trumps, N neg.\n", style="dim")
+        out.append(f"{fit(name(seat), 6)}{points[seat]:>5}{game.totals[seat]:>7} ")
+        out.append(t("tui.scores.owed", trumps=trumps, negatives=negatives) + "\n")
+    out.append(fit(t("tui.scores.owes_legend"), width).rstrip() + "\n", style="dim")
     out.append("\n")
     if deal is None:
-        out.append("The game is over.\n" if game.is_over else "No contract yet.\n", style="dim")
+        state = t("tui.game_over") if game.is_over else t("tui.scores.no_contract")
+        out.append(state + "\n", style="dim")
     else:
-        _taken_lines(out, deal, name, me)
+        _taken_lines(t, out, deal, name, me, width)
     if saved:
         name_part = saved if len(saved) <= width else "…" + saved[-(width - 1) :]
-        out.append("\nSaved after each card:\n", style="dim")
+        out.append("\n" + t("tui.scores.saved") + "\n", style="dim")
         out.append(name_part, style="dim")
     return out
 
 
-def _taken_lines(out: Text, deal: Deal, name: Namer, me: int) -> None:
-    heading = {
-        Contract.TRUMPS: "Tricks taken (+50 each)",
-        Contract.NO_TRICKS: "Tricks taken (-50 each)",
-        Contract.NO_LAST_TWO: "Tricks (last two -180)",
-        Contract.NO_HEARTS: "Hearts taken (-30 each)",
-        Contract.NO_QUEENS: "Queens (-100 each)",
-        Contract.NO_BOYS: "Kings, jacks (-60 each)",
-        Contract.NO_KING: "K♥ taken (-320)",
-    }[deal.contract]
-    out.append(f"{heading}\n", style="bold")
+def _taken_lines(t: Translator, out: Text, deal: Deal, name: Namer, me: int, width: int) -> None:
+    heading = t(f"tui.taken.{deal.contract.value}")
+    out.append(fit(heading, width).rstrip() + "\n", style="bold")
     for seat in from_seat(me):
-        out.append(f"{name(seat)[:6]:<6}")
-        out.append_text(taken_text(deal, seat))
+        out.append(fit(name(seat), 6) + " ")
+        taken = taken_text(t, deal, seat, width - 7)
+        taken.truncate(width - 7)
+        out.append_text(taken)
         out.append("\n")
 
 
-def deal_summary(game: Game, name: Namer, me: int) -> Text:
+def deal_summary(
+    t: Translator, game: Game, name: Namer, me: int, short: Namer | None = None
+) -> Text:
     """The summary shown after a deal: the contract, each seat's points, what it took,
-    the running totals and the last trick."""
+    the running totals and the last trick.  ``short`` names the seats in the columns."""
+    short = short or name
     result = game.results[-1]
     deal = game.deals[result.number]
     out = Text()
+    title = t(
+        you_or("tui.summary.deal", result.declarer == me),
+        n=result.number + 1,
+        deals=GAME_DEALS,
+        contract=declaration_name(t, result.declaration),
+        name=name(result.declarer),
+    )
+    out.append(title + "\n\n", style="bold")
+    cards = bool(deal.contract.penalty_mask)
+    took = fit(t("tui.summary.penalty_cards"), 24) if cards else ""
     out.append(
-        f"Deal {result.number + 1} of 20: {result.declaration.title}, "
-        f"declared by {name(result.declarer)}\n\n",
+        " " * 7
+        + fit(t("tui.summary.points"), 7, ">")
+        + fit(t("tui.summary.tricks"), 7, ">")
+        + "  "
+        + took
+        + fit(t("tui.summary.total"), 7, ">")
+        + "\n",
         style="bold",
     )
-    cards = bool(deal.contract.penalty_mask)
-    took_title = f"{'penalty cards taken':<24}" if cards else ""
-    out.append(f"{'':<7}{'points':>7}{'tricks':>7}  {took_title}{'total':>7}\n", style="bold")
     for seat in from_seat(me):
-        out.append(f"{name(seat)[:7]:<7}{result.points[seat]:>7}{deal.tricks_won(seat):>7}  ")
+        out.append(f"{fit(short(seat), 7)}{result.points[seat]:>7}{deal.tricks_won(seat):>7}  ")
         if cards:
-            took = taken_text(deal, seat, 24)
-            took.truncate(24, pad=True)
-            out.append_text(took)
+            taken = taken_text(t, deal, seat, 24)
+            taken.truncate(24, pad=True)
+            out.append_text(taken)
         out.append(f"{game.totals[seat]:>7}\n")
     tricks = deal.tricks
     if tricks:
-        out.append("\nLast trick: ")
-        out.append_text(trick_sentence(tricks[-1], name))
+        out.append("\n" + t("tui.summary.last_trick") + " ")
+        out.append_text(trick_sentence(t, tricks[-1], name, me))
         out.append("\n")
     if deal.trick_count < 13:
-        out.append(f"The deal ended early, after {deal.trick_count} tricks.\n", style="dim")
+        out.append(t("tui.summary.early_end", n=deal.trick_count) + "\n", style="dim")
     out.rstrip()
     return out
 
 
-def game_summary(game: Game, name: Namer, me: int) -> Text:
+def game_summary(
+    t: Translator, game: Game, name: Namer, me: int, short: Namer | None = None
+) -> Text:
     """The end of the game: the winner, the totals and the points of each contract."""
+    short = short or name
     winners = game.winners()
-    best = game.totals[winners[0]]
+    best = f"{game.totals[winners[0]]:+d}"
     out = Text()
-    who = " and ".join(name(s) for s in winners)
-    verb = "win" if winners == [me] else "wins"
-    if len(winners) > 1:
-        verb = "share the win"
-    out.append(f"Game over after 20 deals: {who} {verb} with {best:+d}.\n\n", style="bold")
-    out.append(f"{'contract':<13}" + "".join(f"{name(s)[:7]:>8}" for s in from_seat(me)) + "\n")
+    if winners == [me]:
+        headline = t("tui.over.you_win", deals=GAME_DEALS, points=best)
+    elif len(winners) == 1:
+        headline = t("tui.over.wins", deals=GAME_DEALS, name=name(winners[0]), points=best)
+    else:
+        names = [name(s) for s in winners]
+        together = t("tui.list.and", first=", ".join(names[:-1]), last=names[-1])
+        headline = t("tui.over.share", deals=GAME_DEALS, names=together, points=best)
+    out.append(headline + "\n\n", style="bold")
+    labels = {c: t.contract(c.value) for c in Contract}
+    total = t("tui.summary.total")
+    first = max(cell_len(text) for text in [*labels.values(), total]) + 1
+    out.append(" " * first + "".join(" " + fit(short(s), 7, ">") for s in from_seat(me)) + "\n")
     by_contract: dict[Contract, list[int]] = {c: [0, 0, 0, 0] for c in Contract}
     for result in game.results:
         row = by_contract[result.declaration.contract]
@@ -338,22 +377,25 @@ def game_summary(game: Game, name: Namer, me: int) -> Text:
             row[seat] += result.points[seat]
     for contract in Contract:
         row = by_contract[contract]
-        out.append(f"{contract.title:<13}" + "".join(f"{row[s]:>8}" for s in from_seat(me)) + "\n")
-    out.append(f"{'total':<13}", style="bold")
+        out.append(fit(labels[contract], first) + "".join(f"{row[s]:>8}" for s in from_seat(me)))
+        out.append("\n")
+    out.append(fit(total, first), style="bold")
     for seat in from_seat(me):
         style = "bold green" if seat in winners else "bold"
         out.append(f"{game.totals[seat]:>8}", style=style)
     return out
 
 
-def trick_scene(trick: Trick, me: int, name: Namer, detail: Namer) -> TableScene:
+def trick_scene(t: Translator, trick: Trick, me: int, name: Namer, detail: Namer) -> TableScene:
     """A completed trick round the table, as the last-trick window shows it."""
     order = from_seat(me)
     seats = [
         Seat(
             name(seat),
             detail(seat),
-            "won" if seat == trick.winner else ("led" if seat == trick.leader else ""),
+            t("tui.status.won")
+            if seat == trick.winner
+            else (t("tui.status.led") if seat == trick.leader else ""),
         )
         for seat in order
     ]
@@ -366,7 +408,12 @@ def trick_scene(trick: Trick, me: int, name: Namer, detail: Namer) -> TableScene
 
 
 def scene_of(
-    game: Game, me: int, name: Namer, detail: Namer, thinking: int | None = None
+    t: Translator,
+    game: Game,
+    me: int,
+    name: Namer,
+    detail: Namer,
+    thinking: int | None = None,
 ) -> TableScene:
     """The table as ``me`` sees it now: the current trick, or the trick just won until
     the next card is led, so that the last card of a trick stays on screen."""
@@ -382,39 +429,43 @@ def scene_of(
     to_act = game.to_act
     if deal is None:
         if game.is_over:
-            caption = "The game is over."
+            caption = t("tui.game_over")
         elif to_act is not None:
-            caption = (
-                "Your turn to choose the contract."
-                if to_act == me
-                else f"{name(to_act)} is choosing the contract…"
-            )
+            caption = t(you_or("tui.caption.declaring", to_act == me), name=name(to_act))
     else:
         trick = deal.current_trick
         if trick:
             for seat, card in trick:
                 cards[pos(seat)] = card
-            status[pos(deal.leader)] = "led"
-            led = trick[0][1].suit
-            caption = f"Trick {deal.trick_count + 1} of 13 · {name(deal.leader)} led {led.label}"
+            status[pos(deal.leader)] = t("tui.status.led")
+            caption = t(
+                you_or("tui.caption.led", deal.leader == me),
+                n=deal.trick_count + 1,
+                name=name(deal.leader),
+                suit=t.suit(trick[0][1].suit.letter),
+            )
         elif deal.tricks:
             last = deal.tricks[-1]
             for seat in range(4):
                 cards[pos(seat)] = last.card_of(seat)
             winner = pos(last.winner)
-            status[winner] = "won"
-            lead = "lead" if last.winner == me else "leads"
-            caption = f"{name(last.winner)} won trick {deal.trick_count} and {lead} next"
+            status[winner] = t("tui.status.won")
+            caption = t(
+                you_or("tui.caption.won", last.winner == me),
+                n=deal.trick_count,
+                name=name(last.winner),
+            )
         else:
-            lead = "lead" if deal.leader == me else "leads"
-            caption = f"Trick 1 of 13 · {name(deal.leader)} {lead}"
+            caption = t(you_or("tui.caption.first", deal.leader == me), name=name(deal.leader))
     if to_act is not None:
         if to_act == me and thinking != me:
-            status[pos(to_act)] = "◀ your turn"
+            status[pos(to_act)] = t("tui.status.your_turn")
         elif thinking == to_act:
-            status[pos(to_act)] = "thinking…"
+            status[pos(to_act)] = t("tui.status.thinking")
         else:
-            status[pos(to_act)] = "to play" if deal is not None else "to declare"
+            status[pos(to_act)] = t(
+                "tui.status.to_play" if deal is not None else "tui.status.to_declare"
+            )
     seats = [
         Seat(name(s), detail(s), status[pos(s)], s == to_act) for s in sorted(range(4), key=pos)
     ]

@@ -1,8 +1,9 @@
 """Saving and resuming a terminal game as a ``king-record/1`` file.
 
 The saved file is an ordinary record (so ``king replay`` reads it) with one addition under
-``"extra"``: ``{"king_play": {"seat": N, "bots": [...]}}``, which says which seat the person
-holds and which bots play the others, so ``king play --resume`` can set the table again.
+``"extra"``: ``{"king_play": {"seat": N, "bots": [...], "lang": "tr"}}``, which says which
+seat the person holds, which bots play the others and the language of the screen, so
+``king play --resume`` can set the table again.
 Every write goes to a temporary file first and then replaces the old one, so a crash or a
 quit in the middle of a write never leaves half a record behind.
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from king.game import Game
+from king.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from king.record import InvalidRecordError, RecordError, load, parse, to_record
 
 __all__ = [
@@ -37,7 +39,26 @@ EXTRA_KEY = "king_play"
 
 class PlayError(ValueError):
     """Something the user asked of ``king play`` cannot be done (a resume file that is
-    not a valid record, a save path that cannot be written); the message says why."""
+    not a valid record, a save path that cannot be written); the message says why.
+
+    The message is the catalog entry ``key`` filled with ``params``, in English unless
+    ``language`` says otherwise; :meth:`in_language` words the same error in another."""
+
+    def __init__(
+        self,
+        key: str,
+        params: Mapping[str, object] | None = None,
+        *,
+        language: str = DEFAULT_LANGUAGE,
+    ) -> None:
+        self.key = key
+        self.params: dict[str, object] = dict(params or {})
+        self.language = language
+        super().__init__(Translator(language)(key, **self.params))
+
+    def in_language(self, language: str) -> PlayError:
+        """The same error worded in ``language``."""
+        return PlayError(self.key, self.params, language=language)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +68,8 @@ class SavedGame:
     game: Game
     seat: int | None
     bots: tuple[str, str, str] | None
+    #: The language the game was played in, if the file says.
+    language: str | None = None
 
 
 def games_folder(environ: Mapping[str, str] | None = None) -> Path:
@@ -72,10 +95,19 @@ def default_save_path(
     return path
 
 
-def record_of(game: Game, players: Sequence[str], seat: int, bots: Sequence[str]) -> dict[str, Any]:
-    """The record of ``game`` with the table setup under ``extra``."""
+def record_of(
+    game: Game,
+    players: Sequence[str],
+    seat: int,
+    bots: Sequence[str],
+    language: str | None = None,
+) -> dict[str, Any]:
+    """The record of ``game`` with the table setup (and the language) under ``extra``."""
     record = to_record(game, players)
-    record["extra"] = {EXTRA_KEY: {"seat": seat, "bots": list(bots)}}
+    setup: dict[str, Any] = {"seat": seat, "bots": list(bots)}
+    if language is not None:
+        setup["lang"] = language
+    record["extra"] = {EXTRA_KEY: setup}
     return record
 
 
@@ -103,29 +135,32 @@ def read_saved(path: Path) -> SavedGame:
     try:
         data = parse(path)
     except RecordError as error:
-        raise PlayError(f"{path} is not a game record: {error}") from None
+        raise PlayError("tui.error.not_a_record", {"path": path, "reason": error}) from None
     try:
         loaded = load(data, live=True)
     except InvalidRecordError as error:
-        raise PlayError(f"{path} is not a valid game record: {error}") from None
+        raise PlayError("tui.error.invalid_record", {"path": path, "reason": error}) from None
     except RecordError as error:  # pragma: no cover - parse() already checked the shape
-        raise PlayError(f"{path} is not a game record: {error}") from None
+        raise PlayError("tui.error.not_a_record", {"path": path, "reason": error}) from None
     if loaded.game.is_over:
-        raise PlayError(f"the game in {path} is finished; see it with: king replay {path}")
-    seat, bots = _table_setup(path, data.get("extra"))
-    return SavedGame(loaded.game, seat, bots)
+        raise PlayError("tui.error.finished", {"path": path})
+    return _table_setup(path, loaded.game, data.get("extra"))
 
 
-def _table_setup(path: Path, extra: object) -> tuple[int | None, tuple[str, str, str] | None]:
+def _table_setup(path: Path, game: Game, extra: object) -> SavedGame:
     if not isinstance(extra, Mapping) or EXTRA_KEY not in extra:
-        return None, None
+        return SavedGame(game, None, None)
     setup = extra[EXTRA_KEY]
+    where = {"path": path, "field": f"extra.{EXTRA_KEY}"}
     if not isinstance(setup, Mapping):
-        raise PlayError(f"{path}: extra.{EXTRA_KEY} must be an object with 'seat' and 'bots'")
+        raise PlayError("tui.error.setup", where)
     seat = setup.get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
-        raise PlayError(f"{path}: extra.{EXTRA_KEY}.seat must be a seat 0-3, not {seat!r}")
+        raise PlayError("tui.error.setup_seat", {**where, "seat": repr(seat)})
     bots = setup.get("bots")
     if not isinstance(bots, list) or len(bots) != 3 or not all(isinstance(b, str) for b in bots):
-        raise PlayError(f"{path}: extra.{EXTRA_KEY}.bots must be a list of three bot names")
-    return seat, (bots[0], bots[1], bots[2])
+        raise PlayError("tui.error.setup_bots", where)
+    # A language this version does not ship (or no string) is left to --lang or the locale.
+    language = setup.get("lang")
+    known = language if isinstance(language, str) and language in LANGUAGES else None
+    return SavedGame(game, seat, (bots[0], bots[1], bots[2]), known)

@@ -14,6 +14,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
+from king.i18n import Translator
+from king.tui.words import translate_bindings
+
 __all__ = ["HelpScreen", "InfoScreen"]
 
 
@@ -22,17 +25,18 @@ class InfoScreen(ModalScreen[bool]):
     True (go on); Esc answers False (stay)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close(False)", "Close"),
-        Binding("enter", "close(True)", "Continue"),
-        Binding("space", "close(True)", "Continue", show=False),
-        Binding("l", "close(False)", "Close", show=False),
+        Binding("escape", "close(False)", "tui.binding.close"),
+        Binding("enter", "close(True)", "tui.binding.continue"),
+        Binding("space", "close(True)", "tui.binding.continue", show=False),
+        Binding("l", "close(False)", "tui.binding.close", show=False),
     ]
 
-    def __init__(self, title: str, body: Text, footer: str = "Enter: continue") -> None:
+    def __init__(self, t: Translator, title: str, body: Text, footer: str | None = None) -> None:
         super().__init__()
+        translate_bindings(self, t)
         self.title_text = title
         self.body = body
-        self.footer_text = footer
+        self.footer_text = t("tui.window.continue") if footer is None else footer
 
     def compose(self) -> ComposeResult:
         with Vertical(id="info-box") as box:
@@ -57,20 +61,22 @@ class HelpScreen(ModalScreen[bool]):
     """The keys and the rules of each contract, scrollable."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back"),
-        Binding("question_mark", "close", "Back", show=False),
-        Binding("f1", "close", "Back", show=False),
-        Binding("q", "close", "Back", show=False),
+        Binding("escape", "close", "tui.binding.back"),
+        Binding("question_mark", "close", "tui.binding.back", show=False),
+        Binding("f1", "close", "tui.binding.back", show=False),
+        Binding("q", "close", "tui.binding.back", show=False),
     ]
 
-    def __init__(self, markdown: str) -> None:
+    def __init__(self, t: Translator, markdown: str) -> None:
         super().__init__()
+        translate_bindings(self, t)
+        self.t = t
         self.markdown = markdown
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box") as box:
-            box.border_title = "Help"
-            box.border_subtitle = "↑↓ PgUp PgDn scroll · Esc back"
+            box.border_title = self.t("tui.help.title")
+            box.border_subtitle = self.t("tui.help.scroll")
             yield Markdown(self.markdown, id="help-text")
 
     def on_mount(self) -> None:

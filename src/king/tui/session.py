@@ -15,6 +15,7 @@ from pathlib import Path
 from king.bots import Bot, BotSpecError, make_bot
 from king.cards import Card
 from king.game import Game, Phase
+from king.i18n import DEFAULT_LANGUAGE, parse_language
 from king.rules import Declaration, Rules
 from king.tui.save import PlayError, default_save_path, read_saved, record_of, write_atomic
 from king.view import SeatView
@@ -23,7 +24,8 @@ __all__ = ["HUMAN_NAME", "POSITIONS", "Action", "PlaySession"]
 
 #: The person's name in the saved record.
 HUMAN_NAME = "you"
-#: Where each seat sits as seen by the person: seat ``(you + 1) % 4`` plays after you.
+#: Where each seat sits as seen by the person: seat ``(you + 1) % 4`` plays after you
+#: (in English; the screen words them with :func:`king.tui.words.position`).
 POSITIONS = ("You", "Left", "Top", "Right")
 
 Action = Declaration | Card
@@ -33,7 +35,8 @@ class PlaySession:
     """A game at a table with one person and three bots, saved after every action.
 
     ``bots`` play the seats after ``seat`` in playing order; ``autoplay`` names a bot that
-    plays the person's seat too (for demonstrations and tests).
+    plays the person's seat too (for demonstrations and tests); ``language`` is the
+    language of the screen, saved with the game so that a resumed game keeps it.
     """
 
     def __init__(
@@ -45,12 +48,14 @@ class PlaySession:
         *,
         autoplay: str | None = None,
         durable: bool = True,
+        language: str = DEFAULT_LANGUAGE,
     ) -> None:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
-            raise PlayError(f"your seat must be 0, 1, 2 or 3, not {seat!r}")
+            raise PlayError("tui.error.seat", {"seat": repr(seat)})
         specs = [str(b) for b in bots]
         if len(specs) != 3:
-            raise PlayError(f"three bots are needed, one for each other seat, not {len(specs)}")
+            raise PlayError("tui.error.bot_count", {"n": len(specs)})
+        self.language = parse_language(language)
         self.game = game
         self.seat = seat
         self.bot_specs: tuple[str, str, str] = (specs[0], specs[1], specs[2])
@@ -67,7 +72,7 @@ class PlaySession:
                 self._bots[seat] = make_bot(autoplay, seed=self._bot_seed(seat))
         except BotSpecError as error:
             self.close()
-            raise PlayError(str(error)) from None
+            raise PlayError("tui.error.bot", {"reason": error}) from None
 
     @classmethod
     def start(
@@ -81,10 +86,14 @@ class PlaySession:
         save: Path | None = None,
         autoplay: str | None = None,
         durable: bool = True,
+        lang: str | None = None,
+        default_lang: str = DEFAULT_LANGUAGE,
     ) -> PlaySession:
         """Set up a new game, or the game saved in ``resume`` (whose own seat and bots
         win over ``seat`` and ``bots``), and write the first save so that a path that
-        cannot be written is reported before play starts."""
+        cannot be written is reported before play starts.  The language is ``lang`` if
+        given, else the resumed game's, else ``default_lang``."""
+        language = lang
         if resume is not None:
             saved = read_saved(resume)
             game = saved.game
@@ -93,19 +102,29 @@ class PlaySession:
                 _check_commands(resume, saved.bots, bots)
                 bots = saved.bots
             path = save if save is not None else resume
+            language = language or saved.language
         else:
             if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-                raise PlayError(f"the seed must be a whole number, not {seed!r}")
+                raise PlayError("tui.error.seed", {"seed": repr(seed)})
             game = Game(rules, seed=seed)
             path = save if save is not None else default_save_path()
         if save is not None:
             _check_save_path(save, resume)
-        session = cls(game, seat, bots, path, autoplay=autoplay, durable=durable)
+        session = cls(
+            game,
+            seat,
+            bots,
+            path,
+            autoplay=autoplay,
+            durable=durable,
+            language=language or default_lang,
+        )
         try:
             session.save()
         except OSError as error:
             session.close()
-            raise PlayError(f"cannot save the game to {path}: {error.strerror}") from None
+            reason = error.strerror or str(error)
+            raise PlayError("tui.error.cannot_save", {"path": path, "reason": reason}) from None
         return session
 
     def _bot_seed(self, seat: int) -> int:
@@ -155,7 +174,7 @@ class PlaySession:
             return self.game.allowed_declarations()[0]
         deal = self.game.deal
         if deal is None:
-            raise PlayError("nothing can be played: the game is over")
+            raise PlayError("tui.error.game_over")
         return deal.legal_moves()[0]
 
     def apply(self, action: Action) -> None:
@@ -173,7 +192,7 @@ class PlaySession:
 
     def text(self) -> str:
         """The record as JSON text, with the table setup under ``extra``."""
-        record = record_of(self.game, self.players, self.seat, self.bot_specs)
+        record = record_of(self.game, self.players, self.seat, self.bot_specs, self.language)
         return json.dumps(record, indent=1, ensure_ascii=False) + "\n"
 
     def close(self) -> None:
@@ -188,19 +207,16 @@ def _check_commands(path: Path, saved: Sequence[str], given: Sequence[str]) -> N
     commands = [spec for spec in saved if spec.strip().lower().startswith("cmd:")]
     if commands and list(saved) != list(given):
         raise PlayError(
-            f"the game in {path} was played against external programs ({', '.join(commands)}); "
-            f"to run them again, give the same bots: --bots {','.join(saved)!r}"
+            "tui.error.commands",
+            {"path": path, "commands": ", ".join(commands), "bots": repr(",".join(saved))},
         )
 
 
 def _check_save_path(save: Path, resume: Path | None) -> None:
     if save.is_dir():
-        raise PlayError(f"{save} is a folder: --save needs a file name")
+        raise PlayError("tui.error.save_folder", {"path": save})
     if save.exists() and (resume is None or not _same_file(save, resume)):
-        raise PlayError(
-            f"{save} already exists: choose another --save file, "
-            f"or continue that game with --resume {save}"
-        )
+        raise PlayError("tui.error.save_exists", {"path": save})
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -23,7 +24,8 @@ from textual.widgets.option_list import Option
 
 from king.cards import Card, CardParseError, CardSet
 from king.game import Game
-from king.rules import ALL_DECLARATIONS, Declaration
+from king.i18n import Translator
+from king.rules import ALL_DECLARATIONS, GAME_DEALS, Declaration
 from king.tui.render import (
     Namer,
     TableScene,
@@ -32,6 +34,7 @@ from king.tui.render import (
     contract_rule,
     table_lines,
 )
+from king.tui.words import declaration_name, fit, translate_bindings, you_or
 
 __all__ = [
     "DeclarePanel",
@@ -54,21 +57,22 @@ def _plain(widget: Static) -> str:
 class InfoBar(Static):
     """The top line: which deal, the contract and trump, the declarer, the trick."""
 
-    def show(self, game: Game, name: Namer) -> None:
-        """Describe the game as it stands."""
+    def show(self, t: Translator, game: Game, name: Namer, me: int) -> None:
+        """Describe the game as it stands, for the person in seat ``me``."""
         deal = game.deal
         parts: list[str] = []
         if game.is_over:
-            parts.append("Game over")
+            parts.append(t("tui.info.over"))
         else:
-            parts.append(f"Deal {game.deal_number + 1}/20")
+            parts.append(t("tui.info.deal", n=game.deal_number + 1, deals=GAME_DEALS))
             if deal is None:
-                parts.append(f"{name(game.declarer)} to declare")
+                key = you_or("tui.info.declaring", game.declarer == me)
+                parts.append(t(key, name=name(game.declarer)))
             else:
-                parts.append(deal.declaration.title)
-                parts.append(f"declarer {name(deal.declarer)}")
-                parts.append(f"trick {min(deal.trick_count + 1, 13)}/13")
-        parts.append(f"{game.rules.name} · seed {game.seed}")
+                parts.append(declaration_name(t, deal.declaration))
+                parts.append(t("tui.info.declarer", name=name(deal.declarer)))
+                parts.append(t("tui.info.trick", n=min(deal.trick_count + 1, 13)))
+        parts.append(t("tui.info.rules", rules=game.rules.name, seed=game.seed))
         self.update(Text(" · ".join(parts)), layout=False)
 
     @property
@@ -92,7 +96,7 @@ class TableView(Widget):
         if scene is None:
             return []
         size = self.content_size
-        return table_lines(scene, max(size.width, 40), max(size.height, 15))
+        return table_lines(scene, max(size.width, 40), max(size.height, 14))
 
     @property
     def text(self) -> str:
@@ -113,9 +117,10 @@ class MessageLine(Static):
     """One line under the hand: what just happened, or why a choice was refused."""
 
     def say(self, message: str | Text, *, error: bool = False) -> None:
-        """Show ``message``; errors are shown in the error colour."""
+        """Show ``message``; errors are shown in the error colour.  A long one (a
+        refusal in some languages) takes a second line, so the layout is redone."""
         self.set_class(error, "error")
-        self.update(message, layout=False)
+        self.update(message)
 
     @property
     def text(self) -> str:
@@ -131,13 +136,13 @@ class HandView(Widget, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "move(-1)", "Previous card", show=False),
-        Binding("right", "move(1)", "Next card", show=False),
-        Binding("up", "suit(-1)", "Previous suit", show=False),
-        Binding("down", "suit(1)", "Next suit", show=False),
-        Binding("home", "jump(0)", "First card", show=False),
-        Binding("end", "jump(-1)", "Last card", show=False),
-        Binding("enter", "choose", "Play", show=True),
+        Binding("left", "move(-1)", "tui.binding.previous_card", show=False),
+        Binding("right", "move(1)", "tui.binding.next_card", show=False),
+        Binding("up", "suit(-1)", "tui.binding.previous_suit", show=False),
+        Binding("down", "suit(1)", "tui.binding.next_suit", show=False),
+        Binding("home", "jump(0)", "tui.binding.first_card", show=False),
+        Binding("end", "jump(-1)", "tui.binding.last_card", show=False),
+        Binding("enter", "choose", "tui.binding.play", show=True),
     ]
 
     class Chosen(Message):
@@ -153,6 +158,11 @@ class HandView(Widget, can_focus=True):
     cursor: reactive[int] = reactive(0)
     typed: reactive[str] = reactive("")
     hover: reactive[int | None] = reactive(None)
+
+    def __init__(self, t: Translator, *, id: str | None = None) -> None:
+        self.t = t
+        super().__init__(id=id)
+        translate_bindings(self, t)
 
     def show(self, cards: Sequence[Card], legal: CardSet | None) -> None:
         """Show ``cards`` (in display order); ``legal`` is the set the person may play
@@ -231,7 +241,7 @@ class HandView(Widget, can_focus=True):
             else:
                 marks.append(" ▲ " if cursor else "   ", style="yellow")
         if not self.cards:
-            faces.append("(no cards)", style="dim")
+            faces.append(self.t("tui.hand.empty"), style="dim")
         return Text("\n").join([faces, marks])
 
     # -- input ---------------------------------------------------------------------
@@ -287,11 +297,8 @@ class HandView(Widget, can_focus=True):
         event.stop()
 
     def watch_typed(self, typed: str) -> None:
-        self.border_subtitle = (
-            f"typed: {typed}_  (Enter plays it, Esc clears)"
-            if typed
-            else "←→ and Enter, type a card (qs, 10h) and Enter, or click"
-        )
+        t = self.t
+        self.border_subtitle = t("tui.hand.typed", typed=typed) if typed else t("tui.hand.how")
 
     def on_click(self, event: events.Click) -> None:
         """A click on a card chooses it."""
@@ -331,8 +338,9 @@ class DeclarePanel(Vertical):
     """The person's choice of contract: the ten declarations, those not allowed
     greyed out with the rule that forbids them."""
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, t: Translator, *, id: str | None = None) -> None:
         super().__init__(id=id)
+        self.t = t
         self._prompts: list[Text] = []
 
     def compose(self) -> ComposeResult:
@@ -342,40 +350,46 @@ class DeclarePanel(Vertical):
 
     def offer(self, game: Game, seat: int, name: Namer) -> None:
         """Fill the menu for ``seat``, the declarer."""
+        t = self.t
         trumps, negatives = game.obligations(seat)
-        self.border_title = f"Deal {game.deal_number + 1} of 20: you declare"
+        self.border_title = t("tui.declare.title", n=game.deal_number + 1, deals=GAME_DEALS)
         intro = self.query_one("#declare-intro", Static)
         intro.update(
             Text.assemble(
-                ("Choose the contract", "bold"),
-                " (↑↓ and Enter, or click). ",
-                f"You still owe {trumps} trump and {negatives} negative contract"
-                + ("s." if negatives != 1 else "."),
+                (t("tui.declare.choose"), "bold"),
+                " ",
+                t("tui.declare.how"),
+                " ",
+                t("tui.declare.owes", trumps=trumps, negatives=negatives),
             )
         )
+        names = [declaration_name(t, declaration) for declaration in ALL_DECLARATIONS]
+        column = max(13, *(cell_len(n) + 1 for n in names))
         options = self.query_one("#declare-options", OptionList)
         highlighted = options.highlighted
         options.clear_options()
         self._prompts = []
         first: int | None = None
         for index, declaration in enumerate(ALL_DECLARATIONS):
-            reason = game.refusal(declaration, seat)
-            prompt = Text(f"{declaration.title:<13}")
-            if reason is None:
-                prompt.append(contract_rule(declaration))
+            why = game.why_refused(declaration, seat)
+            prompt = Text(fit(names[index], column))
+            if why is None:
+                prompt.append(contract_rule(t, declaration))
                 if first is None:
                     first = index
             else:
-                prompt.append(f"not allowed: {reason}", style="italic")
+                reason = t.refused(*why)
+                prompt.append(t("tui.declare.not_allowed", reason=reason), style="italic")
             self._prompts.append(prompt)
             option_id = f"declare-{declaration.action_index}"
-            options.add_option(Option(prompt, id=option_id, disabled=reason is not None))
+            options.add_option(Option(prompt, id=option_id, disabled=why is not None))
         if highlighted is None or options.get_option_at_index(highlighted).disabled:
             highlighted = first
         options.highlighted = highlighted
         self._mark(highlighted)
         scores = " · ".join(f"{name(s)} {game.totals[s]}" for s in range(4))
-        self.query_one("#declare-scores", Static).update(Text(f"Totals: {scores}", style="dim"))
+        totals = t("tui.declare.totals", scores=scores)
+        self.query_one("#declare-scores", Static).update(Text(totals, style="dim"))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._mark(event.option_index)

@@ -5,9 +5,10 @@ import { t } from "./strings.js";
 export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 export const RED_SUITS = new Set(["H", "D"]);
 
-/** "queen of spades" for "QS", in the page's language. */
+/** "queen of spades" for "QS" (or "10S"), in the page's language. */
 export function cardLabel(code) {
-  return t("card.label", { rank: t(`rank.${code[0]}`), suit: t(`suit.${code[1]}`) });
+  const rank = code.length === 3 ? "T" : code[0];
+  return t("card.label", { rank: t(`rank.${rank}`), suit: t(`suit.${code[code.length - 1]}`) });
 }
 
 export function cardImage(code) {
@@ -28,12 +29,14 @@ export function cardFace(code) {
   return div;
 }
 
-/** A suit symbol, coloured. */
+/** A suit: its symbol (a shape, coloured as on the cards), named for screen readers. */
 export function suitMark(letter) {
   const span = document.createElement("span");
   span.className = `suit ${RED_SUITS.has(letter) ? "red" : "black"}`;
   span.textContent = SUIT_SYMBOLS[letter] ?? "";
+  span.setAttribute("role", "img");
   span.setAttribute("aria-label", t(`suit.${letter}`));
+  span.title = t(`suit.${letter}`);
   return span;
 }
 

@@ -10,6 +10,13 @@ function open(dialog) {
   if (!dialog.open) dialog.showModal();
 }
 
+/** The dialog's title, which names it for screen readers (aria-labelledby). */
+function heading(dialog, text) {
+  const h2 = el("h2", "", text);
+  h2.id = `${dialog.id}-title`;
+  return h2;
+}
+
 function closeButton(dialog, key, id) {
   const button = el("button", "primary", t(key));
   button.type = "button";
@@ -37,7 +44,7 @@ export function showSummary(ctx) {
   dialog.replaceChildren();
   const number = view.results.length;
   dialog.append(
-    el("h2", "", t("summary.title", { n: number, contract: contractName(result.contract, result.trump) })),
+    heading(dialog, t("summary.title", { n: number, contract: contractName(result.contract, result.trump) })),
     el("p", "muted", t("summary.declaredBy", { name: seatName(ctx, result.declarer) })),
   );
   const table = el("table", "score-table");
@@ -62,7 +69,7 @@ export function showSheet(ctx, recordUrl) {
   const view = ctx.state?.view;
   const dialog = document.getElementById("dlg-sheet");
   dialog.replaceChildren();
-  dialog.append(el("h2", "", t("sheet.title")));
+  dialog.append(heading(dialog, t("sheet.title")));
   const results = view ? view.results : [];
   if (!results.length) {
     dialog.append(el("p", "muted", t("sheet.none")));
@@ -111,7 +118,7 @@ export function showSheet(ctx, recordUrl) {
 export function showLastTrick(ctx) {
   const dialog = document.getElementById("dlg-last");
   dialog.replaceChildren();
-  dialog.append(el("h2", "", t("last.title")));
+  dialog.append(heading(dialog, t("last.title")));
   const trick = ctx.state?.last_trick;
   if (!trick) {
     dialog.append(el("p", "muted", t("last.none")));
@@ -138,7 +145,7 @@ export function askToJoin(ctx, info) {
   return new Promise((resolve) => {
     const form = el("form", "join-form");
     form.method = "dialog";
-    form.append(el("h2", "", t("join.title")));
+    form.append(heading(dialog, t("join.title")));
     const label = el("label", "", t("join.name"));
     const input = el("input");
     input.name = "name";
@@ -184,10 +191,11 @@ export function askToJoin(ctx, info) {
 export function showInvite(tableId, toast) {
   const dialog = document.getElementById("dlg-invite");
   dialog.replaceChildren();
-  dialog.append(el("h2", "", t("table.invite")), el("p", "", t("table.inviteText")));
+  dialog.append(heading(dialog, t("table.invite")), el("p", "", t("table.inviteText")));
   const input = el("input", "invite-link");
   input.readOnly = true;
   input.id = "invite-link";
+  input.setAttribute("aria-label", t("table.inviteText"));
   input.value = inviteLink(tableId);
   const copy = el("button", "primary", t("table.copy"));
   copy.type = "button";

@@ -79,6 +79,11 @@ export function layout() {
   arrange(box, [...box.querySelectorAll(".card")]);
 }
 
+/** Whether the person is playing with the keyboard (then focus follows their turn). */
+export function usingKeyboard() {
+  return keyboard;
+}
+
 /** Arrow keys, Home and End move between the cards (Tab does too; Enter plays). */
 export function installKeys() {
   const box = hand();

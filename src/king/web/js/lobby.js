@@ -2,7 +2,8 @@
 // the form that creates a table.
 
 import { api, ApiError, copyText, inviteLink, loadName, saveName, saveToken } from "./api.js";
-import { applyStrings, t } from "./strings.js";
+import { errorText } from "./reasons.js";
+import { applyStrings, installLanguageSelect, loadStrings, onLanguageChange, t } from "./strings.js";
 
 const $ = (id) => document.getElementById(id);
 let toastTimer = null;
@@ -71,6 +72,7 @@ function tableItem(table, finished) {
         } else {
           const box = el("input", "invite-link");
           box.readOnly = true;
+          box.setAttribute("aria-label", t("lobby.copyInvite"));
           box.value = url;
           actions.append(box);
           box.select();
@@ -99,14 +101,18 @@ async function refresh() {
   if (!lobby.finished.length) done.append(el("li", "muted", t("lobby.noFinished")));
 }
 
+let bots = null;
+
 async function buildSeatChoices() {
-  let bots = [];
-  try {
-    bots = await api.bots();
-  } catch {
-    bots = [{ name: "rule" }, { name: "random" }];
+  if (bots === null) {
+    try {
+      bots = await api.bots();
+    } catch {
+      bots = [{ name: "rule" }, { name: "random" }];
+    }
   }
   const box = $("seat-choices");
+  const chosen = [...box.querySelectorAll("select")].map((select) => select.value);
   box.replaceChildren();
   const you = el("div", "seat-choice");
   you.append(el("span", "", t("lobby.seat", { n: 0 })), el("strong", "", t("lobby.seat.you")));
@@ -125,7 +131,7 @@ async function buildSeatChoices() {
       option.value = `bot:${bot.name}`;
       select.append(option);
     }
-    select.value = bots.length ? `bot:${bots[0].name}` : "human";
+    select.value = chosen[seat - 1] ?? (bots.length ? `bot:${bots[0].name}` : "human");
     label.append(select);
     box.append(label);
   }
@@ -148,13 +154,20 @@ async function create(event) {
     saveToken(claim.table, claim.token);
     window.location.assign(`/t/${claim.table}`);
   } catch (error) {
-    $("create-error").textContent = error instanceof ApiError ? error.message : String(error);
+    $("create-error").textContent = error instanceof ApiError ? errorText(error) : String(error);
     form.querySelector("button[type=submit]").disabled = false;
   }
 }
 
 async function main() {
+  await loadStrings();
   applyStrings();
+  installLanguageSelect();
+  onLanguageChange(() => {
+    document.title = t("lobby.title");
+    buildSeatChoices();
+    refresh();
+  });
   document.title = t("lobby.title");
   $("create-name").value = loadName();
   $("create-form").addEventListener("submit", create);

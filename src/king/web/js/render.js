@@ -1,7 +1,7 @@
 // Drawing the table from the latest state: the top bar, the four seats, the trick,
 // whose turn it is and the score panel.  Nothing here talks to the server.
 
-import { cardFace, position, suitMark } from "./cards.js";
+import { cardFace, cardLabel, position, SUIT_SYMBOLS, suitMark } from "./cards.js";
 import { t } from "./strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -24,7 +24,7 @@ export function seatName(ctx, seat) {
 
 export function contractName(contract, trump) {
   const name = t(`contract.${contract}`);
-  return trump ? `${name} ${{ S: "♠", H: "♥", D: "♦", C: "♣" }[trump]}` : name;
+  return trump ? `${name} ${SUIT_SYMBOLS[trump]} ${t(`suit.${trump}`)}` : name;
 }
 
 export function renderTopbar(ctx) {
@@ -37,7 +37,7 @@ export function renderTopbar(ctx) {
   box.append(el("span", "deal-number", t("table.deal", { n: deal })));
   if (view.contract) {
     const contract = el("span", "deal-contract", t(`contract.${view.contract}`));
-    if (view.trump) contract.append(" ", suitMark(view.trump));
+    if (view.trump) contract.append(" ", suitMark(view.trump), " ", t(`suit.${view.trump}`));
     box.append(contract);
   }
   box.append(el("span", "deal-declarer", t("table.declarer", { name: seatName(ctx, view.declarer) })));
@@ -46,15 +46,17 @@ export function renderTopbar(ctx) {
 export function renderContract(ctx) {
   const box = $("contract");
   box.replaceChildren();
+  delete box.dataset.contract;
   const view = ctx.state?.view;
   if (!view || view.phase === "over") return;
   if (!view.contract) {
     box.append(el("span", "muted", t("table.noContract")));
     return;
   }
-  const title = el("strong", "", t(`contract.${view.contract}`));
+  box.dataset.contract = view.contract;
+  const title = el("strong", "contract-name", t(`contract.${view.contract}`));
   box.append(title);
-  if (view.trump) box.append(" ", suitMark(view.trump));
+  if (view.trump) box.append(" ", suitMark(view.trump), el("span", "", t(`suit.${view.trump}`)));
   box.append(el("span", "hint", t(`contract.hint.${view.contract}`)));
 }
 
@@ -93,6 +95,7 @@ export function renderSeats(ctx) {
     box.append(stats);
     if (seat !== ctx.seat && pos !== "bottom") {
       const backs = el("div", "backs");
+      backs.setAttribute("role", "img");
       backs.setAttribute("aria-label", t("table.cards", { n: state.hand_sizes[seat] }));
       for (let i = 0; i < state.hand_sizes[seat]; i += 1) backs.append(el("span", "back"));
       box.append(backs);
@@ -107,6 +110,7 @@ export function renderTrick(ctx, cards, { arriving = null, winner = null } = {})
     const pos = position(seat, ctx.me);
     const face = cardFace(card);
     face.dataset.seat = String(seat);
+    face.querySelector("img").alt = t("table.playedBy", { name: seatName(ctx, seat), card: cardLabel(card) });
     if (arriving === card) face.classList.add(`arrive-${pos}`);
     if (winner !== null && winner === seat) face.classList.add("winner");
     document.querySelector(`#trick .slot[data-pos="${pos}"]`).append(face);
@@ -139,7 +143,9 @@ export function renderScores(ctx) {
   const box = $("scores");
   box.replaceChildren();
   const state = ctx.state;
-  box.append(el("h2", "", t("scores.title")));
+  const title = el("h2", "", t("scores.title"));
+  title.id = "scores-title";
+  box.append(title);
   const table = el("table", "score-table");
   const head = el("tr");
   for (const key of ["scores.player", "scores.deal", "scores.total", "scores.owes"]) {
@@ -151,7 +157,9 @@ export function renderScores(ctx) {
     const row = el("tr");
     if (seat === ctx.seat) row.className = "me";
     if (state?.view.to_act === seat) row.classList.add("to-act");
-    row.append(el("td", "name", seatName(ctx, seat)));
+    const name = el("td", "name", seatName(ctx, seat));
+    name.title = seatName(ctx, seat); // the whole name, when the column cuts it short
+    row.append(name);
     const deal = state ? state.view.points[seat] : 0;
     const total = state ? state.view.totals[seat] : 0;
     row.append(el("td", `num ${deal < 0 ? "minus" : deal > 0 ? "plus" : ""}`, String(deal)));

@@ -3,9 +3,10 @@
 
 import { api, ApiError, forgetToken, loadToken, saveName, saveToken } from "./api.js";
 import { Connection } from "./connection.js";
-import { renderDeclare } from "./declare.js";
+import { installDeclareKeys, renderDeclare } from "./declare.js";
 import { askToJoin, showInvite, showLastTrick, showSheet, showSummary } from "./dialogs.js";
-import { installKeys, renderHand } from "./hand.js";
+import { installKeys, renderHand, usingKeyboard } from "./hand.js";
+import { errorText } from "./reasons.js";
 import {
   renderContract,
   renderScores,
@@ -15,7 +16,7 @@ import {
   renderTurn,
   seatName,
 } from "./render.js";
-import { applyStrings, t } from "./strings.js";
+import { applyStrings, installLanguageSelect, loadStrings, onLanguageChange, t } from "./strings.js";
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() ?? "");
 const params = new URLSearchParams(window.location.search);
@@ -213,11 +214,27 @@ function onError(message) {
     banner(t("table.noSuchTable"));
     return;
   }
-  const known = `error.${message.code}`;
-  if (message.code === "illegal") toast(t("error.illegal", { message: message.message }));
-  else if (t(known) !== known) toast(t(known));
-  else toast(t("error.generic", { message: message.message }));
+  toast(errorText(message));
   if (!pumping) renderAll();
+}
+
+/** Bring a keyboard player to what they must do now: a contract or a legal card. */
+function focusTurn() {
+  if (!usingKeyboard() || document.querySelector("dialog[open]")) return;
+  const target =
+    document.querySelector("#declare:not([hidden]) button.choice:not([disabled])") ??
+    document.querySelector('#hand .card[data-legal="true"]');
+  target?.focus({ preventScroll: true });
+}
+
+/** Draw everything again in a newly chosen language (open dialogs included). */
+function redraw() {
+  renderAll();
+  if (ctx.state && !pumping) renderTrick(ctx, ctx.state.view.trick);
+  if (document.getElementById("dlg-summary").open) showSummary(ctx);
+  if (document.getElementById("dlg-sheet").open) showSheet(ctx, api.recordUrl(tableId));
+  if (document.getElementById("dlg-last").open) showLastTrick(ctx);
+  if (document.getElementById("dlg-invite").open) showInvite(tableId, toast);
 }
 
 function connect() {
@@ -252,15 +269,28 @@ async function join() {
       ctx.token = claim.token;
       return true;
     } catch (error) {
-      toast(error instanceof ApiError ? t("error.generic", { message: error.message }) : String(error));
+      toast(error instanceof ApiError ? errorText(error) : String(error));
       info = await api.table(tableId);
     }
   }
 }
 
 async function main() {
+  await loadStrings();
   applyStrings();
+  installLanguageSelect();
+  onLanguageChange(redraw);
   installKeys();
+  installDeclareKeys();
+  document.getElementById("dlg-summary").addEventListener("close", () => window.setTimeout(focusTurn, 0));
+  document.querySelector(".skip-link").addEventListener("click", (event) => {
+    event.preventDefault();
+    const target =
+      document.querySelector('#hand .card[data-legal="true"]') ??
+      document.querySelector("#hand .card") ??
+      document.getElementById("hand");
+    target.focus();
+  });
   document.getElementById("btn-last").addEventListener("click", () => showLastTrick(ctx));
   document.getElementById("btn-sheet").addEventListener("click", () => showSheet(ctx, api.recordUrl(tableId)));
   document.getElementById("btn-invite").addEventListener("click", () => showInvite(tableId, toast));
