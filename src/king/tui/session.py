@@ -20,13 +20,10 @@ from king.rules import Declaration, Rules
 from king.tui.save import PlayError, default_save_path, read_saved, record_of, write_atomic
 from king.view import SeatView
 
-__all__ = ["HUMAN_NAME", "POSITIONS", "Action", "PlaySession"]
+__all__ = ["HUMAN_NAME", "Action", "PlaySession"]
 
 #: The person's name in the saved record.
 HUMAN_NAME = "you"
-#: Where each seat sits as seen by the person: seat ``(you + 1) % 4`` plays after you
-#: (in English; the screen words them with :func:`king.tui.words.position`).
-POSITIONS = ("You", "Left", "Top", "Right")
 
 Action = Declaration | Card
 
@@ -132,10 +129,6 @@ class PlaySession:
         return (self.game.seed * 4 + seat) % (1 << 63)
 
     # -- who sits where -------------------------------------------------------------
-
-    def position(self, seat: int) -> str:
-        """Where ``seat`` sits for the person: You, Left, Top or Right."""
-        return POSITIONS[(seat - self.seat) % 4]
 
     def bot_spec(self, seat: int) -> str | None:
         """The bot playing ``seat``, or ``None`` for the person's seat."""
