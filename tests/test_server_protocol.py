@@ -518,3 +518,38 @@ def test_a_refused_card_or_declaration_names_its_rule_and_changes_nothing(
             states[other] = peer.state()
     for peer in peers.values():
         peer.close()
+
+
+def test_a_table_spells_out_the_optional_rules_it_plays_by(server: ServerProcess) -> None:
+    """``toggles`` (for the page's Rules dialog): the rules in force, whatever ``rules``
+    names, in the order of RULES.md; over HTTP and in ``welcome``."""
+    cases: list[tuple[object, object, list[str]]] = [
+        ("classic", "classic", []),
+        ("pagat", "pagat", ["forced_penalty", "early_end"]),
+        (
+            "turkish",
+            "turkish",
+            [
+                "forced_penalty",
+                "early_end",
+                "overruff",
+                "trump_lead_after_break",
+                "two_of_diamonds_starts",
+            ],
+        ),
+        (  # the closest preset and what differs from it, as a record writes it
+            {"preset": "pagat", "early_end": False, "overruff": True},
+            {"preset": "classic", "forced_penalty": True, "overruff": True},
+            ["forced_penalty", "overruff"],
+        ),
+    ]
+    for rules, spec, toggles in cases:
+        claim = create(server, ["human", "human", "human", "human"], rules=rules)
+        info = httpx.get(f"{server.url}/api/tables/{claim['table']}", timeout=10).json()
+        assert (info["rules"], info["toggles"]) == (spec, toggles)
+    peer = Peer(server, claim["table"])
+    peer.send({"type": "hello", "token": claim["token"]})
+    welcome = peer.next()
+    assert welcome["type"] == "welcome"
+    assert welcome["table"]["toggles"] == ["forced_penalty", "overruff"]
+    peer.close()

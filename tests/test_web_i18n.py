@@ -1,18 +1,21 @@
 """The page in five languages, and for everyone: Debian's Chromium driven by Playwright
 against a real server.  The language is chosen in the page, remembered, and set by the
 address; the contract and the reason an illegal card is refused are worded in it; a
-whole trick is played with the keyboard alone; and axe-core finds nothing serious on
-the lobby or the table, in English and in Thai."""
+whole trick is played with the keyboard alone; the Rules dialog shows the rules (and the
+table's own) in the page's language; and axe-core finds nothing serious on the lobby or
+the table, in English and in Thai."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
+import httpx
 import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
@@ -336,3 +339,171 @@ def test_axe_finds_nothing_serious_on_the_lobby_and_the_table(
     page.wait_for_selector("#dlg-sheet[open]")
     assert serious_violations(page) == []
     context.close()
+
+
+# -- the rules, in the page's language ------------------------------------------------
+
+
+def create_with_rules(server: ServerProcess, rules: object, seed: int) -> dict[str, Any]:
+    """A table of a person (seat 0) and three random bots under ``rules``."""
+    body = {
+        "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3,
+        "name": "Ada",
+        "seed": seed,
+        "rules": rules,
+    }
+    answer = httpx.post(f"{server.url}/api/tables", json=body, timeout=10)
+    assert answer.status_code == 201, answer.text
+    claim: dict[str, Any] = answer.json()
+    return claim
+
+
+def first_heading(markdown: str) -> str:
+    return next(line[3:].strip() for line in markdown.splitlines() if line.startswith("## "))
+
+
+def bold_parts(markdown: str) -> list[str]:
+    return re.findall(r"\*\*(.+?)\*\*", markdown)
+
+
+def open_rules_by_keyboard(page: Page) -> None:
+    page.focus("#btn-rules")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#dlg-rules[open] .rules-text h3")
+
+
+def test_the_rules_open_by_keyboard_in_turkish_with_the_tables_own_rules(
+    browser: Browser, server: ServerProcess
+) -> None:
+    claim = create_with_rules(server, "turkish", seed=11)
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = context.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/t/{claim['table']}?lang=tr#token={claim['token']}")
+    wait_language(page, "tr")
+    page.wait_for_selector("#hand .card")
+    wait_my_turn(page)  # nothing moves until seat 0 acts
+    t = Translator("tr")
+    assert page.locator("#btn-rules").inner_text() == t("rules.title")
+    open_rules_by_keyboard(page)
+    dialog = page.locator("#dlg-rules")
+    # A real modal <dialog>, named by its title, with the focus inside it.
+    assert page.evaluate("document.querySelector('#dlg-rules').matches(':modal')")
+    title_id = dialog.get_attribute("aria-labelledby")
+    assert title_id and page.locator(f"#{title_id}").inner_text() == t("rules.title")
+    assert page.evaluate("document.querySelector('#dlg-rules').contains(document.activeElement)")
+    # The rules of the game, in Turkish, drawn from the catalog's markdown.
+    body = t("rules.body")
+    assert dialog.locator(".rules-text h3").first.inner_text() == first_heading(body)
+    assert first_heading(body) != first_heading(Translator("en")("rules.body"))
+    strong = dialog.locator(".rules-text strong").all_inner_texts()
+    assert t.contract("no-queens") == "Kız Almaz" and "Kız Almaz" in strong
+    assert dialog.locator(".rules-text li").count() == 7  # the seven contracts
+    assert "**" not in dialog.inner_text()
+    # The table's own rules: the Turkish preset turns every optional rule on.
+    own = dialog.locator(".rules-of-table")
+    name = t("rules.preset.turkish")
+    assert own.locator("h3").inner_text() == t("rules.of_this_game", name=name)
+    toggles = ["forced_penalty", "early_end", "overruff", "trump_lead_after_break"]
+    toggles.append("two_of_diamonds_starts")
+    expected = [bold_parts(t(f"rules.toggle.{toggle}"))[0] for toggle in toggles]
+    assert own.locator("p > strong:first-child").all_inner_texts() == expected
+    # Esc closes it, and the focus goes back to the button.
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#dlg-rules:not([open])", state="attached")
+    assert page.evaluate("document.activeElement.id") == "btn-rules"
+    # The Close button closes it too.
+    open_rules_by_keyboard(page)
+    page.click("#rules-close")
+    page.wait_for_selector("#dlg-rules:not([open])", state="attached")
+    assert page.evaluate("document.activeElement.id") == "btn-rules"
+    assert not errors, errors
+    context.close()
+
+
+def test_the_rules_dialog_follows_the_language_and_axe_finds_nothing_serious_in_thai(
+    browser: Browser, server: ServerProcess
+) -> None:
+    pytest.importorskip("axe_playwright_python")
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = context.new_page()
+    errors = watch_errors(page)
+    # The lobby: the rules of the game alone; switching the language redraws them.
+    page.goto(f"{server.url}/?lang=en")
+    wait_language(page, "en")
+    open_rules_by_keyboard(page)
+    heading = page.locator("#dlg-rules .rules-text h3").first
+    assert heading.inner_text() == first_heading(Translator("en")("rules.body"))
+    assert not page.locator("#dlg-rules .rules-of-table").count()
+    page.evaluate(
+        """() => {
+            const select = document.querySelector('#lang-select');
+            select.value = 'th';
+            select.dispatchEvent(new Event('change'));
+        }"""
+    )
+    wait_language(page, "th")
+    t = Translator("th")
+    page.wait_for_function(
+        "text => document.querySelector('#dlg-rules .rules-text h3').textContent === text",
+        arg=first_heading(t("rules.body")),
+    )
+    assert page.locator("#dlg-rules-title").inner_text() == t("rules.title")
+    assert page.locator("#rules-close").inner_text() == t("rules.close")
+    assert serious_violations(page) == []
+    # A classic table: its rules say it uses none of the optional rules.
+    claim = create_with_rules(server, "classic", seed=12)
+    page.goto(f"{server.url}/t/{claim['table']}?lang=th#token={claim['token']}")
+    wait_language(page, "th")
+    page.wait_for_selector("#hand .card")
+    wait_my_turn(page)
+    open_rules_by_keyboard(page)
+    own = page.locator("#dlg-rules .rules-of-table")
+    name = t("rules.preset.classic")
+    assert own.inner_text() == t("rules.no_toggles", name=name).replace("**", "")
+    assert own.locator("strong").inner_text() == name
+    assert serious_violations(page) == []
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#dlg-rules:not([open])", state="attached")
+    assert not errors, errors
+    context.close()
+
+
+def test_the_rules_markdown_is_drawn_as_text_never_as_html(
+    browser: Browser, server: ServerProcess
+) -> None:
+    script = (resources.files("king") / "web" / "js" / "markdown.js").read_text(encoding="utf-8")
+    assert "innerHTML" not in script and "insertAdjacentHTML" not in script
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(f"{server.url}/?lang=en")
+    wait_language(page, "en")
+    drawn = page.evaluate(
+        """async (text) => {
+            const { renderMarkdown } = await import('/static/js/markdown.js');
+            const box = document.createElement('div');
+            box.append(renderMarkdown(text, { headingLevel: 3 }));
+            return {
+                tags: [...box.children].map((node) => node.tagName.toLowerCase()),
+                heading: box.querySelector('h3').textContent,
+                items: [...box.querySelectorAll('li')].map((li) => li.textContent),
+                strong: [...box.querySelectorAll('strong')].map((s) => s.textContent),
+                paragraphs: [...box.querySelectorAll('p')].map((p) => p.textContent),
+                elements: box.querySelectorAll('img, b, script').length,
+            };
+        }""",
+        '## Rules <b>x</b>\n\nOne **bold** line\nand "quoted" text.\n\n'
+        "* **First** item\n  goes on\n* second\n\n"
+        "<img src=x onerror=alert(1)> **unclosed",
+    )
+    assert drawn == {
+        "tags": ["h3", "p", "ul", "p"],
+        "heading": "Rules <b>x</b>",
+        "items": ["First item goes on", "second"],
+        "strong": ["bold", "First"],
+        "paragraphs": [
+            'One bold line and "quoted" text.',
+            "<img src=x onerror=alert(1)> **unclosed",
+        ],
+        "elements": 0,
+    }
+    page.close()

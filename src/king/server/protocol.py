@@ -193,6 +193,9 @@ class TableInfo(_Model):
     id: str
     status: Literal["waiting", "playing", "over"]
     rules: str | dict[str, Any]
+    #: The optional rules in force, in the order of RULES.md (``rules`` names the
+    #: preset; this spells it out, so that a client need not know the presets).
+    toggles: list[str] = Field(default_factory=list)
     seats: list[SeatInfo]
     spectators: int = 0
     deal: int = 0

@@ -22,7 +22,7 @@ from king.cards import Card, CardSet
 from king.deal import IllegalMoveError
 from king.game import Game, Phase
 from king.record import to_record
-from king.rules import Declaration, Rules
+from king.rules import TOGGLES, Declaration, Rules
 from king.server.autoplay import Autoplay
 from king.server.config import ServerSettings
 from king.server.messages import state_message
@@ -445,6 +445,7 @@ class Table:
             id=self.id,
             status=self.status,
             rules=self.rules.to_spec(),
+            toggles=[name for name in TOGGLES if getattr(self.rules, name)],
             seats=seats,
             spectators=self.spectators,
             deal=self.game.deal_number,

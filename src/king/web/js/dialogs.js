@@ -1,8 +1,9 @@
 // The dialogs: the summary of a finished deal, the score sheet, the last trick, joining
-// a table, and the invite link.
+// a table, the invite link, and the rules.
 
 import { copyText, inviteLink, loadName } from "./api.js";
 import { cardFace } from "./cards.js";
+import { renderMarkdown } from "./markdown.js";
 import { contractName, el, seatName, wrap } from "./render.js";
 import { t } from "./strings.js";
 
@@ -209,4 +210,81 @@ export function showInvite(tableId, toast) {
   buttons.append(closeButton(dialog, "sheet.close"));
   dialog.append(row, buttons);
   open(dialog);
+}
+
+/** The name of a table's rules (`rules` of the table: a preset name, or an object of the
+ * preset and the toggles that differ from it), the preset named in the page's language. */
+function rulesName(spec) {
+  const preset = (name) => {
+    const key = `rules.preset.${name}`;
+    const text = t(key);
+    return text === key ? String(name) : text;
+  };
+  if (typeof spec === "string") return preset(spec);
+  if (!spec || typeof spec !== "object") return preset("classic");
+  // As king.rules.Rules.name: "classic+overruff" and the like.
+  const changes = Object.entries(spec).filter(([key]) => key !== "preset" && key !== "extra");
+  return preset(spec.preset ?? "classic") + changes.map(([key, on]) => `${on ? "+" : "-"}${key}`).join("");
+}
+
+/** The optional rules this table plays by, after the rules of the game: its toggles, or
+ * that it uses none.  Nothing when the table is not known (the lobby, an old server). */
+function tableRules(table, titleId) {
+  if (!table || !Array.isArray(table.toggles)) return null;
+  const section = el("section", "rules-of-table");
+  const name = rulesName(table.rules);
+  const toggles = table.toggles
+    .map((toggle) => t(`rules.toggle.${toggle}`))
+    .filter((text) => !text.startsWith("rules.toggle."));
+  if (!toggles.length) {
+    section.append(renderMarkdown(t("rules.no_toggles", { name })));
+    return section;
+  }
+  const title = el("h3", "", t("rules.of_this_game", { name }));
+  title.id = titleId;
+  section.setAttribute("aria-labelledby", titleId);
+  section.append(title);
+  for (const text of toggles) section.append(renderMarkdown(text));
+  return section;
+}
+
+let rulesOpener = null;
+
+/** The rules of the game (the catalog's `rules.body`) and, at a table, the optional rules
+ * it plays by, in the page's language.  Called again while open (the language changed),
+ * it draws them again in place.  Closing gives the focus back to what opened it. */
+export function showRules(table) {
+  const dialog = document.getElementById("dlg-rules");
+  const reopen = dialog.open;
+  const focused = reopen && dialog.contains(document.activeElement);
+  const scrolled = reopen ? (dialog.querySelector(".rules-text")?.scrollTop ?? 0) : 0;
+  if (!reopen) rulesOpener = document.activeElement;
+  if (!dialog.dataset.wired) {
+    dialog.dataset.wired = "true";
+    dialog.addEventListener("close", () => {
+      const opener = rulesOpener;
+      rulesOpener = null;
+      if (opener?.isConnected && typeof opener.focus === "function") opener.focus();
+    });
+  }
+  dialog.replaceChildren();
+  const title = heading(dialog, t("rules.title"));
+  // The text scrolls on its own, between the title and the Close button, and takes the
+  // focus first (so that the arrow keys scroll it, from its top).
+  const text = el("div", "rules-text");
+  text.tabIndex = 0;
+  text.setAttribute("role", "region");
+  text.setAttribute("aria-labelledby", title.id);
+  text.autofocus = true;
+  text.append(renderMarkdown(t("rules.body"), { headingLevel: 3 })); // under the title (h2)
+  const own = tableRules(table, `${dialog.id}-table`);
+  if (own) text.append(own);
+  const buttons = el("div", "dialog-buttons");
+  const close = closeButton(dialog, "rules.close", "rules-close");
+  close.autofocus = false;
+  buttons.append(close);
+  dialog.append(title, text, buttons);
+  open(dialog);
+  text.scrollTop = scrolled;
+  if (!reopen || focused) text.focus({ preventScroll: true });
 }

@@ -2,6 +2,7 @@
 // the form that creates a table.
 
 import { api, ApiError, copyText, inviteLink, loadName, saveName, saveToken } from "./api.js";
+import { showRules } from "./dialogs.js";
 import { errorText } from "./reasons.js";
 import { applyStrings, installLanguageSelect, loadStrings, onLanguageChange, t } from "./strings.js";
 
@@ -165,12 +166,14 @@ async function main() {
   installLanguageSelect();
   onLanguageChange(() => {
     document.title = t("lobby.title");
+    if ($("dlg-rules").open) showRules(null);
     buildSeatChoices();
     refresh();
   });
   document.title = t("lobby.title");
   $("create-name").value = loadName();
   $("create-form").addEventListener("submit", create);
+  $("btn-rules").addEventListener("click", () => showRules(null));
   await buildSeatChoices();
   await refresh();
   window.setInterval(refresh, 4000);

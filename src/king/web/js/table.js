@@ -4,7 +4,7 @@
 import { api, ApiError, forgetToken, loadToken, saveName, saveToken } from "./api.js";
 import { Connection } from "./connection.js";
 import { installDeclareKeys, renderDeclare } from "./declare.js";
-import { askToJoin, showInvite, showLastTrick, showSheet, showSummary } from "./dialogs.js";
+import { askToJoin, showInvite, showLastTrick, showRules, showSheet, showSummary } from "./dialogs.js";
 import { installKeys, renderHand, usingKeyboard } from "./hand.js";
 import { errorText } from "./reasons.js";
 import {
@@ -235,6 +235,7 @@ function redraw() {
   if (document.getElementById("dlg-sheet").open) showSheet(ctx, api.recordUrl(tableId));
   if (document.getElementById("dlg-last").open) showLastTrick(ctx);
   if (document.getElementById("dlg-invite").open) showInvite(tableId, toast);
+  if (document.getElementById("dlg-rules").open) showRules(ctx.table);
 }
 
 function connect() {
@@ -294,6 +295,7 @@ async function main() {
   document.getElementById("btn-last").addEventListener("click", () => showLastTrick(ctx));
   document.getElementById("btn-sheet").addEventListener("click", () => showSheet(ctx, api.recordUrl(tableId)));
   document.getElementById("btn-invite").addEventListener("click", () => showInvite(tableId, toast));
+  document.getElementById("btn-rules").addEventListener("click", () => showRules(ctx.table));
   if (window.location.hash.startsWith("#token=")) {
     saveToken(tableId, decodeURIComponent(window.location.hash.slice("#token=".length)));
     window.history.replaceState(null, "", window.location.pathname + window.location.search);
