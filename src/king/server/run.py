@@ -81,10 +81,16 @@ def _run(
         timeout_graceful_shutdown=3,
     )
     logging.basicConfig(level=logging.WARNING, format="king: %(message)s")
+    server = uvicorn.Server(config)
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        server.run(sockets=[sock])
     finally:
         sock.close()
+    if server.should_exit:
+        # Stopped by Ctrl-C.  uvicorn re-raises the signal once shut down, but
+        # asyncio.run's own SIGINT handler may swallow it when the serving task has just
+        # finished, so the interrupt is reported here (the CLI exits with 130).
+        raise KeyboardInterrupt
 
 
 def serve(
