@@ -25,7 +25,6 @@ from numba import njit, prange
 from king.bots import rule
 from king.bots.kernel import (
     S_COUNT,
-    S_LEADER,
     S_LED,
     S_OVER,
     S_PLAYED,
@@ -41,6 +40,7 @@ from king.bots.kernel import (
     highest,
     legal_now,
     lowest,
+    new_state,
     play,
     popcount,
 )
@@ -579,13 +579,7 @@ def rule_likelihoods(
     plays so far if each plays the rule card with probability ``1 - noise`` and any
     legal card otherwise."""
     for w in prange(dealt.shape[0]):
-        state = np.zeros(STATE_SIZE, dtype=np.int64)
-        for seat in range(4):
-            state[seat] = dealt[w, seat]
-        state[S_TURN] = leader
-        state[S_LED] = -1
-        state[S_TOP] = -1
-        state[S_LEADER] = leader
+        state = new_state(dealt[w], leader)
         total = 0.0
         for i in range(plays.shape[0]):
             card = plays[i]
@@ -609,13 +603,7 @@ def rule_declaration_values(
     """The declarer's points in each world (four dealt hands) when every seat plays the
     rule policy: what a contract is worth with this hand."""
     for w in prange(worlds.shape[0]):
-        state = np.zeros(STATE_SIZE, dtype=np.int64)
-        for seat in range(4):
-            state[seat] = worlds[w, seat]
-        state[S_LEADER] = declarer
-        state[S_TURN] = declarer
-        state[S_LED] = -1
-        state[S_TOP] = -1
+        state = new_state(worlds[w], declarer)
         rule_playout(state, contract, trump, flags)
         out[w] = state[S_POINTS + declarer]
 
