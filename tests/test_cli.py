@@ -148,3 +148,22 @@ def test_a_game_record_in_progress_replays(tmp_path: Path) -> None:
     out = json.loads(king("replay", str(path), "--json").stdout)
     assert out["valid"] is True
     assert out["deals"][0]["complete"] is False
+
+
+def test_slow_bot_preparation_is_announced_and_errors_still_reach_the_caller(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import time
+
+    from king.cli import _with_notice
+
+    assert _with_notice(lambda: 7) == 7
+    assert capsys.readouterr().err == ""
+    assert _with_notice(lambda: time.sleep(0.8) or "ready") == "ready"
+    assert "preparing the computer players" in capsys.readouterr().err
+
+    def broken() -> None:
+        raise ValueError("no such bot")
+
+    with pytest.raises(ValueError, match="no such bot"):
+        _with_notice(broken)

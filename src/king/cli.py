@@ -9,9 +9,11 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 import typer
 
@@ -87,7 +89,7 @@ def main(
     if len(specs) != 3 or not all(specs):
         raise _fail(f"--bots needs three bots separated by commas, not {bots!r}", 2)
     try:
-        specs = [check_bot_spec(spec) for spec in specs]
+        specs = _with_notice(lambda: [check_bot_spec(spec) for spec in specs])
         preset = Rules.preset(rules)
     except (BotSpecError, RulesError) as error:
         raise _fail(str(error), 2) from None
@@ -148,7 +150,7 @@ def serve_command(
     ] = None,
 ) -> None:
     """Serve tables in the browser for people to join with an invite link."""
-    from king.bots import BotSpecError
+    from king.bots import BotSpecError, strongest_bot
     from king.server.config import ServerSettings
     from king.server.players import check_bot_spec
     from king.server.run import ServeError, serve
@@ -158,6 +160,8 @@ def serve_command(
         stand_in = check_bot_spec(stand_in)
     except BotSpecError as error:
         raise _fail(f"--stand-in: {error}", 2) from None
+    # The lobby offers the strongest bot first: have it ready before the first table.
+    _with_notice(lambda: _build_each([strongest_bot()]))
     settings = ServerSettings(
         db=db if db is not None else default_db_path(),
         bot_pause=bot_pause,
@@ -203,7 +207,7 @@ def play_command(
     language = None if lang is None else _language(lang)
     from king.bots import strongest_bot
 
-    specs = [strongest_bot()] * 3 if bots is None else _bot_specs(bots, 3)
+    specs = _bot_specs(",".join([strongest_bot()] * 3) if bots is None else bots, 3)
     preset = _preset(rules)
     if resume is not None and not resume.is_file():
         raise _fail(f"{resume}: no such file to resume", 2)
@@ -250,17 +254,55 @@ LANG_HELP = "The language: en, tr, es, fr or th (default: the locale's, else Eng
 
 def _bot_specs(text: str, count: int) -> list[str]:
     """``count`` comma-separated bot specifications, each checked by building the bot."""
-    from king.bots import BotSpecError, make_bot
+    from king.bots import BotSpecError
 
     specs = [b.strip() for b in text.split(",")]
     if len(specs) != count or not all(specs):
         raise _fail(f"--bots needs {count} bots separated by commas, not {text!r}", 2)
-    for spec in specs:
-        try:
-            make_bot(spec).close()
-        except BotSpecError as error:
-            raise _fail(str(error), 2) from None
+    try:
+        _with_notice(lambda: _build_each(specs))
+    except BotSpecError as error:
+        raise _fail(str(error), 2) from None
     return specs
+
+
+def _build_each(specs: list[str]) -> None:
+    """Build (and close) each bot once: checks its options, compiles what it needs."""
+    from king.bots import make_bot
+
+    for spec in dict.fromkeys(specs):
+        make_bot(spec).close()
+
+
+T = TypeVar("T")
+
+
+def _with_notice(work: Callable[[], T]) -> T:
+    """Run ``work`` (building bots), saying so if it takes a while: the first run after
+    an install compiles the search bot's kernels, about half a minute of silence
+    otherwise.  Exceptions reach the caller as if ``work`` ran here."""
+    outcome: list[T] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            outcome.append(work())
+        except BaseException as error:  # re-raised in the caller's thread
+            failure.append(error)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(0.5)
+    if worker.is_alive():
+        typer.echo(
+            "king: preparing the computer players (the first run compiles them, "
+            "about half a minute)…",
+            err=True,
+        )
+        worker.join()
+    if failure:
+        raise failure[0]
+    return outcome[0]
 
 
 def _preset(name: str) -> Rules:
