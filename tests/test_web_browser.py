@@ -5,7 +5,6 @@ killed and restarted in the middle of a deal."""
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,34 +19,9 @@ from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
 from king.server.process import ServerProcess  # noqa: E402
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 LEGAL = '#hand .card[data-legal="true"]'
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):  # CI installs it (.ci/run): a skip there would hide a failure
-            pytest.fail("Debian's chromium is missing: apt-get install -y chromium")
-        pytest.skip("Debian's chromium is missing: apt-get install -y chromium")
-    home = tmp_path_factory.mktemp("home")
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=ARGS, env={**os.environ, "HOME": str(home)}
-        )
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ the table, in English and in Thai."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -24,8 +23,6 @@ from playwright.sync_api import Browser, Page, WebSocket  # noqa: E402
 from king.i18n import LANGUAGES, Translator  # noqa: E402
 from king.server.process import ServerProcess  # noqa: E402
 from tests.test_web_browser import (  # noqa: E402
-    ARGS,
-    CHROMIUM,
     DESKTOP,
     LEGAL,
     create,
@@ -35,21 +32,6 @@ from tests.test_web_browser import (  # noqa: E402
 )
 
 ILLEGAL = '#hand.my-turn .card[data-legal="false"]'
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        if os.environ.get("CI"):
-            pytest.fail("Debian's chromium is missing: apt-get install -y chromium")
-        pytest.skip("Debian's chromium is missing: apt-get install -y chromium")
-    home = tmp_path_factory.mktemp("home")
-    with playwright_api.sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=ARGS, env={**os.environ, "HOME": str(home)}
-        )
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")
