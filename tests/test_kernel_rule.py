@@ -41,18 +41,26 @@ def _game(rules: Rules, hands: list[int], declarer: int, declaration: Declaratio
     return game
 
 
+def _random_deal(
+    number: int, rng: random.Random
+) -> tuple[Rules, Declaration, list[int], Game, np.ndarray]:  # type: ignore[type-arg]
+    """Deal ``number`` of a test: its rules and declaration in turn, random hands, the
+    engine's game and the kernel's position, both at the first card."""
+    rules = TOGGLE_SETS[number % len(TOGGLE_SETS)]
+    declaration = ALL_DECLARATIONS[number % 10]
+    hands = shuffled_hands(rng)
+    game = _game(rules, hands, number % 4, declaration)
+    leader = game.to_act
+    assert leader is not None
+    return rules, declaration, hands, game, K.new_state(np.array(hands, dtype=np.int64), leader)
+
+
 def test_the_compiled_rule_policy_plays_exactly_the_rule_bots_card() -> None:
     rng = random.Random(77)
     positions = 0
     for number in range(300):
-        rules = TOGGLE_SETS[number % len(TOGGLE_SETS)]
-        declaration = ALL_DECLARATIONS[number % 10]
-        hands = shuffled_hands(rng)
-        game = _game(rules, hands, number % 4, declaration)
-        declarer = game.to_act
-        assert declarer is not None
+        rules, declaration, _, game, state = _random_deal(number, rng)
         code, trump, flags = declaration.contract.code, _trump(declaration), rules.flags
-        state = K.new_state(np.array(hands, dtype=np.int64), declarer)
         # Half the cards are the rule bot's, half random: positions the rule bot reaches
         # and positions it never would.
         while game.deal_number == 0:
@@ -71,13 +79,7 @@ def test_the_compiled_rule_policy_plays_exactly_the_rule_bots_card() -> None:
 def test_rule_playouts_score_as_the_python_rule_bot_does() -> None:
     rng = random.Random(8)
     for number in range(60):
-        rules = TOGGLE_SETS[number % len(TOGGLE_SETS)]
-        declaration = ALL_DECLARATIONS[number % 10]
-        hands = shuffled_hands(rng)
-        game = _game(rules, hands, number % 4, declaration)
-        leader = game.to_act
-        assert leader is not None
-        state = K.new_state(np.array(hands, dtype=np.int64), leader)
+        rules, declaration, _, game, state = _random_deal(number, rng)
         rule_playout(state, declaration.contract.code, _trump(declaration), rules.flags)
         while game.deal_number == 0:
             seat = game.to_act
@@ -145,14 +147,8 @@ def test_best_reply_is_the_best_line_against_the_rule_players() -> None:
     rng = random.Random(11)
     checked = 0
     for number in range(70):
-        rules = TOGGLE_SETS[number % len(TOGGLE_SETS)]
-        declaration = ALL_DECLARATIONS[number % 10]
-        hands = shuffled_hands(rng)
-        game = _game(rules, hands, number % 4, declaration)
-        leader = game.to_act
-        assert leader is not None
+        rules, declaration, hands, game, state = _random_deal(number, rng)
         code, trump, flags = declaration.contract.code, _trump(declaration), rules.flags
-        state = K.new_state(np.array(hands, dtype=np.int64), leader)
         # Rule play to four tricks from the end, then the best line of one seat.
         plays: list[int] = []
         while game.deal_number == 0 and (state[K.S_TRICKS] < 9 or state[K.S_COUNT]):

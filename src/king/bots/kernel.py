@@ -841,18 +841,7 @@ def log_likelihoods(
                 cards = legal_now(state, contract, trump, flags)
                 choices = popcount(cards)
                 if choices > 1:
-                    chosen = policy(
-                        state[turn],
-                        cards,
-                        state[S_TRICK],
-                        state[S_LED],
-                        state[S_TOP],
-                        state[S_COUNT],
-                        state[S_PLAYED],
-                        state[S_TRICKS],
-                        contract,
-                        trump,
-                    )
+                    chosen = policy_move(state, contract, trump, flags)
                     p = noise / choices
                     if chosen == card:
                         p += 1.0 - noise
