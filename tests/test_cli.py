@@ -58,7 +58,7 @@ def test_replay_table_shows_deals_points_and_running_totals() -> None:
     lines = result.stdout.splitlines()
     assert "deal" in lines[0]
     assert "running totals" in lines[0]
-    assert any(line.split()[:4] == ["1", "Deniz", "Trumps", "(♦)"] for line in lines)
+    assert any(line.split()[:4] == ["0", "Deniz", "Trumps", "(♦)"] for line in lines)
     assert "-910" in result.stdout
     assert "530" in result.stdout
     assert "complete game (classic)" in result.stdout
@@ -67,7 +67,7 @@ def test_replay_table_shows_deals_points_and_running_totals() -> None:
 def test_replay_table_of_an_invalid_record_says_where() -> None:
     result = king("replay", str(EXAMPLES / "illegal-play.json"))
     assert result.returncode == 1
-    assert "INVALID at deal 2, card 2, seat 3 played 2S: seat 3 must follow diamonds" in (
+    assert "INVALID at deal 1, play 1, seat 3 played 2S: seat 3 must follow diamonds" in (
         result.stdout
     )
 

@@ -22,6 +22,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 
+from king.texts import quoted
+
 __all__ = [
     "Suit",
     "Rank",
@@ -79,7 +81,7 @@ class Suit(IntEnum):
             raise CardParseError(f"a suit must be a string, not {type(text).__name__}")
         suit = _SUIT_BY_TEXT.get(text.strip().upper())
         if suit is None:
-            raise CardParseError(f"{text!r} is not a suit: use S, H, D, C or ♠ ♥ ♦ ♣")
+            raise CardParseError(f"{quoted(text)} is not a suit: use S, H, D, C or ♠ ♥ ♦ ♣")
         return suit
 
     def __str__(self) -> str:
@@ -120,7 +122,7 @@ class Rank(IntEnum):
             raise CardParseError(f"a rank must be a string, not {type(text).__name__}")
         rank = _RANK_BY_TEXT.get(text.strip().upper())
         if rank is None:
-            raise CardParseError(f"{text!r} is not a rank: use A K Q J T (or 10) 9 8 … 2")
+            raise CardParseError(f"{quoted(text)} is not a rank: use A K Q J T (or 10) 9 8 … 2")
         return rank
 
     def __str__(self) -> str:
@@ -217,12 +219,14 @@ class Card:
         if card is not None:
             return card
         if len(cleaned) < 2:
-            raise CardParseError(f"{text!r} is not a card: write rank then suit, like QS or 10H")
+            raise CardParseError(
+                f"{quoted(text)} is not a card: write rank then suit, like QS or 10H"
+            )
         try:
             rank = Rank.parse(cleaned[:-1])
             suit = Suit.parse(cleaned[-1])
         except CardParseError as error:
-            raise CardParseError(f"{text!r} is not a card: {error}") from None
+            raise CardParseError(f"{quoted(text)} is not a card: {error}") from None
         return Card(suit, rank)
 
     def __str__(self) -> str:
@@ -276,7 +280,7 @@ class CardSet:
         for word in text.replace(",", " ").split():
             bit = Card.parse(word).mask
             if mask & bit:
-                raise CardParseError(f"{word} is listed twice in {text.strip()!r}")
+                raise CardParseError(f"{word} is listed twice in {quoted(text.strip(), 60)}")
             mask |= bit
         return CardSet(mask)
 

@@ -360,7 +360,7 @@ def _table(report: ReplayReport) -> str:
         state = "" if deal.is_over else f"  (in play, {deal.trick_count} tricks)"
         declarer = names[deal.declarer]
         lines.append(
-            f"{number + 1:>4}  {declarer:<10}  {deal.declaration.title:<12}"
+            f"{number:>4}  {declarer:<10}  {deal.declaration.title:<12}"
             + "".join(f"{p:>11}" for p in points)
             + "   "
             + " ".join(f"{t:>6}" for t in running)
@@ -370,14 +370,9 @@ def _table(report: ReplayReport) -> str:
     lines.append(f"{'':>4}  {'total':<10}  {'':<12}" + "".join(f"{t:>11}" for t in game.totals))
     fault = report.fault
     if fault is not None:
-        where = []
-        if fault.deal is not None:
-            where.append(f"deal {fault.deal + 1}")
-        if fault.play is not None:
-            where.append(f"card {fault.play + 1}")
-        if fault.card is not None and fault.seat is not None:
-            where.append(f"seat {fault.seat} played {fault.card}")
-        lines.append("INVALID" + (f" at {', '.join(where)}" if where else "") + f": {fault.reason}")
+        lines.append(
+            "INVALID" + (f" at {fault.where}" if fault.where else "") + f": {fault.reason}"
+        )
     elif game.is_over:
         winners = ", ".join(names[s] for s in game.winners())
         lines.append(f"complete game ({game.rules.name}); winner: {winners}")

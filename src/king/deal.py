@@ -37,6 +37,7 @@ from king.rules import (
     Declaration,
     Rules,
 )
+from king.texts import quoted
 
 __all__ = [
     "Deal",
@@ -297,7 +298,7 @@ class Deal:
         rules: Rules | None = None,
     ) -> None:
         if not isinstance(declarer, int) or isinstance(declarer, bool) or not 0 <= declarer < 4:
-            raise DealSetupError(f"the declarer must be a seat 0-3, not {declarer!r}")
+            raise DealSetupError(f"the declarer must be a seat 0-3, not {quoted(declarer)}")
         if not isinstance(declaration, Declaration):
             raise DealSetupError("the declaration must be a Declaration")
         masks = hand_masks(hands)
@@ -558,7 +559,7 @@ class Deal:
 
 def _seat(seat: int) -> int:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
-        raise ValueError(f"a seat is a number from 0 to 3, not {seat!r}")
+        raise ValueError(f"a seat is a number from 0 to 3, not {quoted(seat)}")
     return seat
 
 
@@ -581,7 +582,7 @@ def hand_masks(hands: Sequence[CardSet | int | str]) -> tuple[int, int, int, int
         elif isinstance(hand, int) and not isinstance(hand, bool) and 0 <= hand <= FULL_MASK:
             mask = hand
         else:
-            raise DealSetupError(f"seat {seat}'s hand must be cards, not {hand!r}")
+            raise DealSetupError(f"seat {seat}'s hand must be cards, not {quoted(hand)}")
         count = mask.bit_count()
         if count != 13:
             raise DealSetupError(f"seat {seat} holds {count} cards; each hand has 13")

@@ -37,6 +37,7 @@ from king.rules import (
     Declaration,
     Rules,
 )
+from king.texts import quoted
 
 if TYPE_CHECKING:
     from king.view import SeatView
@@ -144,7 +145,7 @@ class Game:
         if declarer is not None and (
             not isinstance(declarer, int) or isinstance(declarer, bool) or not 0 <= declarer < 4
         ):
-            raise DealSetupError(f"the declarer must be a seat 0-3, not {declarer!r}")
+            raise DealSetupError(f"the declarer must be a seat 0-3, not {quoted(declarer)}")
         drawn = shuffled_hands(self._rng)
         masks = drawn if hands is None else hand_masks(hands)
         if not self._results:
@@ -230,7 +231,7 @@ class Game:
     def hand(self, seat: int) -> CardSet:
         """The cards ``seat`` holds now (its dealt hand while declaring)."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
-            raise ValueError(f"a seat is a number from 0 to 3, not {seat!r}")
+            raise ValueError(f"a seat is a number from 0 to 3, not {quoted(seat)}")
         if self._phase is Phase.PLAYING:
             return self._deals[-1].hand(seat)
         if self._phase is Phase.DECLARING and self._hands is not None:

@@ -24,7 +24,9 @@ from typing import Any
 from king.cards import Card, CardParseError, CardSet
 from king.deal import Deal, DealSetupError, IllegalMoveError
 from king.game import Game, GameStateError, IllegalDeclarationError, Phase
+from king.jsontext import JSONTextError, is_int, loads
 from king.rules import GAME_DEALS, Contract, Declaration, Rules, RulesError
+from king.texts import quoted
 
 __all__ = [
     "FORMAT",
@@ -69,13 +71,22 @@ class Fault:
         out["reason"] = self.reason
         return out
 
-    def __str__(self) -> str:
+    @property
+    def where(self) -> str:
+        """The place, numbered as RECORD.md numbers it (deals and plays from 0):
+        ``deal 1, play 1, seat 3 played 2S``; empty for a fault of the whole record."""
         where = []
         if self.deal is not None:
             where.append(f"deal {self.deal}")
         if self.play is not None:
             where.append(f"play {self.play}")
-        return (", ".join(where) + ": " if where else "") + self.reason
+        if self.seat is not None:
+            where.append(f"seat {self.seat}" + (f" played {self.card}" if self.card else ""))
+        return ", ".join(where)
+
+    def __str__(self) -> str:
+        where = self.where
+        return (f"{where}: " if where else "") + self.reason
 
 
 class InvalidRecordError(ValueError):
@@ -209,19 +220,19 @@ def parse(source: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
         else:
             text = source
         try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise RecordError(f"not JSON: {error}") from None
+            data = loads(text)
+        except JSONTextError as error:
+            raise RecordError(str(error)) from None
     if not isinstance(data, Mapping):
         raise RecordError(f"a record is a JSON object, not {type(data).__name__}")
     fmt = data.get("format")
     if fmt != FORMAT:
-        raise RecordError(f"not a {FORMAT} record: its format is {fmt!r}")
+        raise RecordError(f"not a {FORMAT} record: its format is {quoted(fmt)}")
     if not isinstance(data.get("deals", None), list):
         raise RecordError("a record needs a list of deals under 'deals'")
     seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError(f"the seed must be an integer, not {seed!r}")
+    if seed is not None and not is_int(seed):
+        raise RecordError(f"the seed must be an integer, not {quoted(seed)}")
     players = data.get("players")
     if players is not None and (
         not isinstance(players, list)
@@ -268,8 +279,8 @@ def _replay_deal(game: Game, number: int, deal: object) -> None:
     if game.phase is not Phase.DEALING:
         raise _Stop(Fault(f"deal {number - 1} is unfinished, so no deal may follow it", number))
     declarer = deal.get("declarer")
-    if not isinstance(declarer, int) or isinstance(declarer, bool) or not 0 <= declarer < 4:
-        raise _Stop(Fault(f"the declarer must be a seat 0-3, not {declarer!r}", number))
+    if not is_int(declarer) or not 0 <= declarer < 4:
+        raise _Stop(Fault(f"the declarer must be a seat 0-3, not {quoted(declarer)}", number))
     hands = deal.get("hands")
     if not isinstance(hands, list) or len(hands) != 4:
         raise _Stop(Fault("'hands' must be a list of four hands", number))
@@ -328,7 +339,7 @@ def _replay_deal(game: Game, number: int, deal: object) -> None:
 
 def _declaration(number: int, contract_text: object, trump: object) -> Declaration:
     if not isinstance(contract_text, str):
-        raise _Stop(Fault(f"the contract must be a string, not {contract_text!r}", number))
+        raise _Stop(Fault(f"the contract must be a string, not {quoted(contract_text)}", number))
     try:
         contract = Contract.parse(contract_text)
     except RulesError as error:
@@ -337,7 +348,7 @@ def _declaration(number: int, contract_text: object, trump: object) -> Declarati
         if trump is None:
             raise _Stop(Fault("a trumps contract needs its trump suit under 'trump'", number))
         if not isinstance(trump, str):
-            raise _Stop(Fault(f"the trump must be S, H, D or C, not {trump!r}", number))
+            raise _Stop(Fault(f"the trump must be S, H, D or C, not {quoted(trump)}", number))
         try:
             return Declaration.parse(f"trumps {trump}")
         except RulesError as error:

@@ -17,6 +17,7 @@ from enum import Enum
 from typing import Any
 
 from king.cards import SUIT_MASKS, Card, CardParseError, Suit
+from king.texts import quoted
 
 __all__ = [
     "Contract",
@@ -101,7 +102,7 @@ class Contract(Enum):
             if contract.value == key:
                 return contract
         names = ", ".join(c.value for c in cls)
-        raise RulesError(f"{text!r} is not a contract: use one of {names}")
+        raise RulesError(f"{quoted(text)} is not a contract: use one of {names}")
 
     def __str__(self) -> str:
         return self.value
@@ -171,7 +172,7 @@ class Declaration:
     def from_action_index(index: int) -> Declaration:
         """The inverse of :attr:`action_index`."""
         if not isinstance(index, int) or not 0 <= index < 10:
-            raise ValueError(f"declaration index {index!r} is out of range 0-9")
+            raise ValueError(f"declaration index {quoted(index)} is out of range 0-9")
         return ALL_DECLARATIONS[index]
 
     @staticmethod
@@ -186,11 +187,11 @@ class Declaration:
         if head.startswith("trumps"):
             rest = cleaned[6:].strip(" :-_")
             if not rest:
-                raise RulesError(f"{text!r}: a Trumps declaration must name its suit")
+                raise RulesError(f"{quoted(text)}: a Trumps declaration must name its suit")
             try:
                 suit = Suit.parse(rest)
             except CardParseError as error:
-                raise RulesError(f"{text!r}: {error}") from None
+                raise RulesError(f"{quoted(text)}: {error}") from None
             return Declaration(Contract.TRUMPS, suit)
         return Declaration(Contract.parse(cleaned))
 
@@ -244,7 +245,9 @@ class Rules:
             raise RulesError(f"a preset name must be a string, not {type(name).__name__}")
         rules = PRESETS.get(name.strip().lower())
         if rules is None:
-            raise RulesError(f"{name!r} is not a rules preset: use one of {', '.join(PRESETS)}")
+            raise RulesError(
+                f"{quoted(name)} is not a rules preset: use one of {', '.join(PRESETS)}"
+            )
         return rules
 
     @staticmethod
@@ -264,9 +267,9 @@ class Rules:
             if key in ("preset", "extra"):
                 continue
             if key not in TOGGLES:
-                raise RulesError(f"{key!r} is not a rules toggle: use {', '.join(TOGGLES)}")
+                raise RulesError(f"{quoted(key)} is not a rules toggle: use {', '.join(TOGGLES)}")
             if not isinstance(value, bool):
-                raise RulesError(f"the toggle {key} must be true or false, not {value!r}")
+                raise RulesError(f"the toggle {key} must be true or false, not {quoted(value)}")
             changes[key] = value
         return replace(base, **changes)
 

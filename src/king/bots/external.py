@@ -20,13 +20,18 @@ from typing import IO, Any, NoReturn
 from king.bots.base import Bot, BotError, BotSpecError
 from king.cards import Card, CardParseError
 from king.deal import explain_illegal
+from king.jsontext import JSONTextError, is_int, loads
 from king.rules import Declaration, RulesError
+from king.texts import quoted
 from king.view import SeatView
 
 __all__ = ["PROTOCOL", "ExternalBot"]
 
 PROTOCOL = "king-bot/1"
 _EOF = object()
+_TOO_LONG = object()
+#: The longest line read from a bot, in characters.
+MAX_LINE = 64 * 1024
 
 
 class ExternalBot(Bot):
@@ -89,7 +94,13 @@ class ExternalBot(Bot):
             self.label = f"{name.strip()[:60]} ({self.label})"
 
     def _pump(self, stream: IO[str]) -> None:
-        for line in stream:
+        while True:
+            line = stream.readline(MAX_LINE + 1)
+            if not line:
+                break
+            if len(line) > MAX_LINE:  # an answer is a few hundred bytes: this is garbage
+                self._lines.put(_TOO_LONG)
+                break
             self._lines.put(line)
         self._lines.put(_EOF)
 
@@ -116,13 +127,15 @@ class ExternalBot(Bot):
                 self._fail(f"gave no answer to {what} within {timeout:g} s")
             if item is _EOF:
                 self._fail(self._exit_note(f"closed its output during {what}"))
+            if item is _TOO_LONG:
+                self._fail(f"answered {what} with a line of over {MAX_LINE} characters")
             line = str(item).strip()
             if not line:
                 continue
             try:
-                message = json.loads(line)
-            except json.JSONDecodeError:
-                self._fail(f"answered garbage to {what}: {_short(line)} is not JSON")
+                message = loads(line)
+            except JSONTextError as error:
+                self._fail(f"answered garbage to {what}: {_short(line)} is not JSON ({error})")
             if not isinstance(message, dict):
                 self._fail(f"answered {_short(line)} to {what}, not a JSON object")
             return message
@@ -156,7 +169,7 @@ class ExternalBot(Bot):
         request_id = self._next_id
         self._send({"type": kind, "id": request_id, "view": view.to_json(), "legal": legal})
         answer = self._receive(self.timeout, f"request {request_id} ({kind})")
-        if answer.get("id") != request_id:
+        if not is_int(answer.get("id")) or answer.get("id") != request_id:
             self._fail(f"answered id {answer.get('id')!r} to request {request_id}")
         value = answer.get(key)
         if not isinstance(value, str):
@@ -212,8 +225,7 @@ class ExternalBot(Bot):
 
 
 def _short(value: object) -> str:
-    text = value if isinstance(value, str) else json.dumps(value)
-    return repr(text[:80] + ("…" if len(text) > 80 else ""))
+    return quoted(value if isinstance(value, str) else json.dumps(value), 80)
 
 
 def _why(view: SeatView, card: Card) -> str:

@@ -21,10 +21,11 @@ from king.cards import Card, CardSet
 from king.deal import Trick
 from king.env.policy import PolicyBot, PolicyFileError, load_policy
 from king.game import DealResult, Phase
+from king.jsontext import loads
 from king.rules import NEGATIVE_CONTRACTS, Contract, Declaration, Rules
 from king.view import SeatView
 
-__all__ = ["main", "serve", "view_from_json"]
+__all__ = ["HostMessageError", "main", "serve", "view_from_json"]
 
 PROTOCOL = "king-bot/1"
 
@@ -87,6 +88,10 @@ def view_from_json(view: Mapping[str, Any], legal: Sequence[str] = ()) -> SeatVi
     )
 
 
+class HostMessageError(ValueError):
+    """A line from the host that is not a ``king-bot/1`` request this bot can read."""
+
+
 def serve(bot: PolicyBot, lines: IO[str], out: IO[str]) -> None:
     """Answer the host's requests on ``lines`` until ``bye`` or the end of input."""
 
@@ -94,21 +99,29 @@ def serve(bot: PolicyBot, lines: IO[str], out: IO[str]) -> None:
         out.write(json.dumps(message) + "\n")
         out.flush()
 
-    for line in lines:
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        message = json.loads(line)
-        kind = message.get("type")
-        if kind == "bye":
-            return
-        if kind == "hello":
-            send({"type": "hello", "protocol": PROTOCOL, "name": bot.name})
-        elif kind == "declare":
-            view = view_from_json(message["view"], message["legal"])
-            send({"id": message["id"], "declare": str(bot.declare(view))})
-        elif kind == "play":
-            view = view_from_json(message["view"], message["legal"])
-            send({"id": message["id"], "card": str(bot.play(view))})
+        try:
+            message = loads(line)
+            if not isinstance(message, dict):
+                raise TypeError(f"a message is a JSON object, not {type(message).__name__}")
+            kind = message.get("type")
+            if kind == "bye":
+                return
+            if kind == "hello":
+                send({"type": "hello", "protocol": PROTOCOL, "name": bot.name})
+            elif kind == "declare":
+                view = view_from_json(message["view"], message["legal"])
+                send({"id": message["id"], "declare": str(bot.declare(view))})
+            elif kind == "play":
+                view = view_from_json(message["view"], message["legal"])
+                send({"id": message["id"], "card": str(bot.play(view))})
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError) as error:
+            detail = f"{type(error).__name__}: {error}" if isinstance(error, KeyError) else error
+            raise HostMessageError(
+                f"line {number} from the host cannot be read: {detail}"
+            ) from None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -126,7 +139,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"policy_bot: {error}", file=sys.stderr)
         return 2
     name = "policy:" + path.replace("\\", "/").rsplit("/", 1)[-1]
-    serve(PolicyBot(policy, name=name), sys.stdin, sys.stdout)
+    try:
+        serve(PolicyBot(policy, name=name), sys.stdin, sys.stdout)
+    except HostMessageError as error:
+        print(f"policy_bot: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

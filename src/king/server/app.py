@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from king import __version__
 from king.bots import available_bots
+from king.jsontext import JSONTextError, loads
 from king.server.config import ServerSettings
 from king.server.languages import choose_language, language_names, page_messages
 from king.server.protocol import (
@@ -82,8 +83,11 @@ def _refused(error: ActionError) -> JSONResponse:
     return _error(_STATUS.get(error.code, 409), error.code, error.message)
 
 
-class _BodyLimit:
-    """Refuse request bodies over :data:`MAX_BODY_BYTES` before they are read."""
+class _BodyCheck:
+    """Read every request body before the application does: refuse one over
+    :data:`MAX_BODY_BYTES` (413 ``too_large``) or one that is not strict JSON (400
+    ``bad_json``: too deep, NaN, a repeated key, not UTF-8, …; see :mod:`king.jsontext`),
+    so that no parser behind this ever meets such a body."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -94,20 +98,47 @@ class _BodyLimit:
             return
         for key, value in scope.get("headers", []):
             if key == b"content-length" and value.isdigit() and int(value) > MAX_BODY_BYTES:
-                response = _error(413, "too_large", f"the body is over {MAX_BODY_BYTES} bytes")
+                await _too_large(scope, receive, send)
+                return
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                break  # the client went away; the app sees that when it reads
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > MAX_BODY_BYTES:
+                await _too_large(scope, receive, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if body.strip():
+            try:
+                loads(body)
+            except JSONTextError as error:
+                response = _error(
+                    400, "bad_json", f"the body is not JSON that is read here: {error}"
+                )
                 await response(scope, receive, send)
                 return
-        seen = 0
+        replayed = False
 
-        async def limited() -> Message:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > MAX_BODY_BYTES:
-                raise HTTPException(413, f"the body is over {MAX_BODY_BYTES} bytes")
-            return message
+        async def replay() -> Message:
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
 
-        await self.app(scope, limited, send)
+        await self.app(scope, replay, send)
+
+
+async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
+    response = _error(413, "too_large", f"the body is over {MAX_BODY_BYTES} bytes")
+    await response(scope, receive, send)
 
 
 class SocketClient:
@@ -194,7 +225,7 @@ def create_app(
         openapi_url="/api/openapi.json",
     )
     app.state.settings = settings
-    app.add_middleware(_BodyLimit)
+    app.add_middleware(_BodyCheck)
     _add_error_handlers(app)
     _add_api(app)
     _add_socket(app)

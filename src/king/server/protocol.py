@@ -8,10 +8,12 @@ names what was wrong, and nothing changes at the table.
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from king.jsontext import JSONTextError, is_int, loads
+from king.texts import quoted
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -72,7 +74,8 @@ class ProtocolError(ValueError):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Strict: a boolean is not a number, a float not an integer, a string not either.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 # -- client -> server -------------------------------------------------------------------
@@ -144,24 +147,26 @@ def parse_client_message(data: str | bytes) -> ClientMessage:
             "too_large", f"the message has {size} bytes; the limit is {MAX_MESSAGE_BYTES}"
         )
     try:
-        raw = json.loads(data)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise ProtocolError("bad_json", f"the message is not JSON: {error}") from None
+        raw = loads(data)
+    except JSONTextError as error:
+        raise ProtocolError(
+            "bad_json", f"the message is not JSON that is read here: {error}"
+        ) from None
     if not isinstance(raw, dict):
         raise ProtocolError("invalid", f"a message is a JSON object, not {type(raw).__name__}")
     kind = raw.get("type")
     about = kind if isinstance(kind, str) and kind in _CLIENT_TYPES else None
     version = raw.get("v")
-    if version != PROTOCOL_VERSION:
+    if not is_int(version) or version != PROTOCOL_VERSION:
         raise ProtocolError(
             "version",
-            f'protocol version {version!r} is not spoken here: send "v": {PROTOCOL_VERSION}',
+            f'protocol version {quoted(version)} is not spoken here: send "v": {PROTOCOL_VERSION}',
             about,
         )
     if about is None:
         raise ProtocolError(
             "invalid",
-            f"unknown message type {kind!r}: use one of {', '.join(_CLIENT_TYPES)}",
+            f"unknown message type {quoted(kind)}: use one of {', '.join(_CLIENT_TYPES)}",
         )
     try:
         return _client_adapter.validate_python(raw)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import uvicorn
 
+from king.jsontext import loads
 from king.rules import Rules
 from king.server.app import create_app
 from king.server.config import ServerSettings
@@ -159,7 +160,7 @@ def _local_table(
     """The local game to open: the saved unfinished one, or a new one."""
     if not new and saved.is_file():
         try:
-            data = json.loads(saved.read_text(encoding="utf-8"))
+            data = loads(saved.read_bytes())
             table = registry.get(str(data["table"]))
             token = str(data["token"])
             if table is not None and table.status != "over" and table.authenticate(token) == 0:

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from king.jsontext import JSONTextError, loads
+
 __all__ = ["EventStore", "StoreError", "StoreLockedError", "StoredEvent", "default_db_path"]
 
 _SCHEMA_VERSION = 1
@@ -171,9 +173,11 @@ class EventStore:
             if number != expected:
                 raise StoreError(f"table {table_id}: event {expected} is missing from the log")
             try:
-                parsed = json.loads(data)
-            except json.JSONDecodeError:
-                raise StoreError(f"table {table_id}: event {number} is not JSON") from None
+                parsed = loads(data)
+            except JSONTextError as error:
+                raise StoreError(f"table {table_id}: event {number} is not JSON: {error}") from None
+            if not isinstance(parsed, dict):
+                raise StoreError(f"table {table_id}: event {number} is not a JSON object")
             events.append(StoredEvent(number, kind, parsed, at))
         return events
 
