@@ -40,7 +40,8 @@ def test_games_sum_to_zero_and_records_replay_valid() -> None:
         result = replay(play.record)
         assert result.valid and result.complete
         assert result.game.totals == play.points
-        assert result.players == play.seats
+        # The same bot in two seats is told apart by its seat.
+        assert result.players == tuple(f"{name} (seat {n})" for n, name in enumerate(play.seats))
     assert report.stats["rule"].n == 8
     assert report.stats["random"].n == 8
     # Two names, each in two seats: their per-game means are opposite.

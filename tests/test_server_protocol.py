@@ -239,7 +239,13 @@ def test_bad_messages_get_an_error_and_change_nothing(server: ServerProcess) -> 
         (mover, {"type": "hello", "token": claim["token"]}, "already_joined"),
         (mover, '{"v": 2, "type": "play", "card": "AS"}', "version"),
         (mover, "{not json", "bad_json"),
-        (mover, b"\xff\xfe", "bad_json"),
+        (mover, b"\xff\xfe", "invalid"),  # a binary frame: the protocol is text
+        (mover, json.dumps({"v": 1, "type": "ping"}).encode(), "invalid"),
+        (mover, '{"v": true, "type": "play", "card": "AS"}', "version"),
+        (mover, '{"v": 1.0, "type": "ping"}', "version"),
+        (mover, "[" * 2000 + "]" * 2000, "bad_json"),
+        (mover, '{"v": 1, "type": "ping", "type": "play"}', "bad_json"),
+        (mover, '{"v": 1, "type": "play", "card": NaN}', "bad_json"),
         (mover, "[1, 2]", "invalid"),
         (mover, "x" * 1_000_000, "too_large"),
         (mover, json.dumps({"v": 1, "type": "play", "card": "A" * 5000}), "too_large"),
@@ -322,6 +328,11 @@ def test_a_full_game_of_bots_is_kept_and_downloads_as_a_record(server: ServerPro
     record = httpx.get(f"{server.url}/api/tables/{table}/record", timeout=10)
     assert record.status_code == 409
     assert record.json()["error"]["code"] == "not_over"
+    # Bots play only while someone is at the table: nobody is, so nothing moves.
+    time.sleep(1.0)
+    assert event_count(server, table) == 3  # the table, its start and the first deal
+    watcher = Peer(server, table)
+    watcher.send({"type": "watch"})
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
         info = httpx.get(f"{server.url}/api/tables/{table}", timeout=10).json()
@@ -335,7 +346,8 @@ def test_a_full_game_of_bots_is_kept_and_downloads_as_a_record(server: ServerPro
     report = replay(answer.text)
     assert report.valid and report.complete
     assert sum(report.game.totals) == 0
-    assert report.players == ("random-bot", "random-bot", "rule-bot", "random-bot")
+    # Each seat named as the table showed it: distinct even for the same bot.
+    assert report.players == ("random bot 0", "random bot 1", "rule bot 2", "random bot 3")
     lobby = httpx.get(f"{server.url}/api/tables", timeout=10).json()
     assert table in [t["id"] for t in lobby["finished"]]
     assert table not in [t["id"] for t in lobby["open"]]

@@ -26,6 +26,17 @@ from king.server.tables import ActionError, Table
 from king.view import SeatView
 
 
+class Watcher:
+    """A spectator's connection that keeps what it is told (bots play while one is at
+    the table)."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.texts.append(text)
+
+
 def settings(path: Path) -> ServerSettings:
     return ServerSettings(db=path, bot_pause=0, away_after=60)
 
@@ -191,6 +202,7 @@ def test_bots_fill_their_seats_and_finish_a_game_off_the_loop(tmp_path: Path) ->
         )
         table, seat, token = registry.create(request)
         assert seat is None and token is None
+        table.attach(Watcher(), None)
         for _ in range(2000):
             if table.status == "over":
                 break
@@ -203,7 +215,7 @@ def test_bots_fill_their_seats_and_finish_a_game_off_the_loop(tmp_path: Path) ->
     assert table.status == "over"
     report = replay(table.record())
     assert report.complete
-    assert report.players == ("random-bot", "rule-bot", "random-bot", "rule-bot")
+    assert report.players == ("random bot 0", "rule bot 1", "random bot 2", "rule bot 3")
 
 
 class SlowBot(RandomBot):
@@ -225,6 +237,7 @@ def test_a_thinking_bot_never_stalls_the_event_loop(
         registry = Registry(store, settings(path))
         bots = [SeatRequest(kind="bot", bot="random")] * 4
         slow, _, _ = registry.create(CreateTableRequest(seats=bots, seat=None, seed=1))
+        slow.attach(Watcher(), None)
         await asyncio.sleep(0.05)  # the slow bot is now thinking
         person, _, _ = registry.create(
             CreateTableRequest(seats=[SeatRequest(kind="human")] * 4, seat=None, seed=2)

@@ -276,7 +276,8 @@ def test_save_and_resume_in_the_middle_of_a_deal(tmp_path: Path) -> None:
     report = replay(path)
     assert report.valid and not report.complete
     record = json.loads(path.read_text())
-    assert record["players"] == ["you", "random", "random", "random"]
+    # Each seat as the screen calls it, so that the record tells the bots apart.
+    assert record["players"] == ["You", "Left (random)", "Top (random)", "Right (random)"]
     assert record["extra"] == {"king_play": {"seat": 0, "bots": BOTS, "lang": "en"}}
     assert record["deals"][0]["plays"].split() == [str(c) for c in seen["plays"]]
 
@@ -524,7 +525,8 @@ def test_the_screen_fits_80_by_24_from_any_seat(tmp_path: Path) -> None:
         assert "Left" in table[4] and "Right" in table[4]
         assert "seat 2" in table[5] and "seat 0" in table[5]  # seat 2 plays after you
         assert hand_of(app).border_title == "Your hand (seat 1)"
-        assert json.loads((tmp_path / "g.json").read_text())["players"][1] == "you"
+        players = json.loads((tmp_path / "g.json").read_text())["players"]
+        assert players == ["Right (random)", "You", "Left (random)", "Top (random)"]
         assert "◀ your turn" in "\n".join(table)
         scores = app.query_one(ScoreBoard).text.splitlines()
         assert scores[0].split() == ["deal", "total", "owes"]

@@ -27,7 +27,7 @@ from king.bots.base import Bot, BotError, make_bot
 from king.cards import Suit
 from king.deal import IllegalMoveError
 from king.game import Game, GameStateError, IllegalDeclarationError, Phase
-from king.record import to_record
+from king.record import distinct_names, to_record
 from king.rules import NEGATIVE_CONTRACTS, Contract, Declaration, Rules
 
 __all__ = [
@@ -149,7 +149,7 @@ def _play(config: ArenaConfig, index: int, rotation: int) -> PlayResult:
     finally:
         for bot in bots:
             bot.close()
-    record = to_record(game, players=seats4)
+    record = to_record(game, players=distinct_names(seats4))
     record["extra"] = {"arena": {"mode": config.mode, "set": index, "rotation": rotation}}
     if abandoned is not None:
         record["extra"]["arena"]["abandoned"] = abandoned
@@ -260,14 +260,15 @@ class ArenaReport:
             f"seed {self.config.seed}, rules {self.config.rules.name}: mean {unit} (95% CI)",
         ]
         contracts = [c.value for c in Contract]
-        header = f"{'bot':<24}{'n':>6}{'mean':>10}{'±95%':>9}"
+        width = max(len("bot"), *(len(name) for name in self.stats)) + 2
+        header = f"{'bot':<{width}}{'n':>6}{'mean':>10}{'±95%':>9}"
         if mode == "games":
             header += f"{'wins':>6}"
         header += f"{'ms/move':>9}  " + " ".join(f"{_abbrev(c):>7}" for c in contracts)
         lines.append(header)
         for name, s in self.stats.items():
             ci = _finite(s.score.ci95)
-            row = f"{name[:23]:<24}{s.n:>6}{s.score.mean:>10.1f}"
+            row = f"{name:<{width}}{s.n:>6}{s.score.mean:>10.1f}"
             row += f"{ci:>9.1f}" if ci is not None else f"{'-':>9}"
             if mode == "games":
                 row += f"{s.wins:>6}"

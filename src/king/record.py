@@ -36,6 +36,7 @@ __all__ = [
     "ReplayReport",
     "LoadedRecord",
     "to_record",
+    "distinct_names",
     "dump",
     "parse",
     "replay",
@@ -196,6 +197,19 @@ def to_record(game: Game, players: Sequence[str] | None = None) -> dict[str, Any
         deals.append({"declarer": game.declarer, "hands": [str(CardSet(m)) for m in dealt]})
     record["deals"] = deals
     return record
+
+
+def distinct_names(names: Sequence[str]) -> list[str]:
+    """The four players' names, each told apart: a name that several seats share gets
+    its seat (``Ali (seat 2)``), so that a record says who did what.
+
+    >>> distinct_names(["You", "rule", "rule", "search"])
+    ['You', 'rule (seat 1)', 'rule (seat 2)', 'search']
+    """
+    return [
+        f"{name} (seat {seat})" if names.count(name) > 1 else name
+        for seat, name in enumerate(names)
+    ]
 
 
 def dump(game: Game, players: Sequence[str] | None = None, *, indent: int | None = 1) -> str:

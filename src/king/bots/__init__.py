@@ -7,6 +7,7 @@
 
 from king.bots.base import (
     Bot,
+    BotDemand,
     BotError,
     BotInfo,
     BotSpecError,
@@ -19,6 +20,7 @@ from king.bots.base import (
 
 __all__ = [
     "Bot",
+    "BotDemand",
     "BotError",
     "BotInfo",
     "BotSpecError",

@@ -19,6 +19,7 @@ from king.view import SeatView
 
 __all__ = [
     "Bot",
+    "BotDemand",
     "BotError",
     "BotInfo",
     "BotSpecError",
@@ -66,6 +67,11 @@ class Bot(ABC):
             return self.declare(view)
         return self.play(view)
 
+    def demand(self) -> BotDemand:
+        """What one decision of this bot may cost at most, for a server that bounds what
+        a visitor may ask for (the default: a quick bot that thinks for no set time)."""
+        return BotDemand()
+
     def close(self) -> None:  # noqa: B027 - most bots hold nothing to release
         """Release what the bot holds (an external process, a pool); idempotent."""
 
@@ -77,6 +83,18 @@ class Bot(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} seed={self.seed}>"
+
+
+@dataclass(frozen=True, slots=True)
+class BotDemand:
+    """The most one decision may cost: seconds of thinking (its budget), threads, sampled
+    worlds, and tricks searched exactly to the end (an exact search grows exponentially
+    with them, whatever the budget says)."""
+
+    seconds: float = 0.0
+    threads: int = 1
+    worlds: int = 0
+    exact_tricks: int = 0
 
 
 @dataclass(frozen=True, slots=True)

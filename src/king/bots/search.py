@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from king.bots import kernel, kernel_rule
-from king.bots.base import Bot, BotSpecError, register
+from king.bots.base import Bot, BotDemand, BotSpecError, register
 from king.bots.rule import choose_card
 from king.bots.sampler import Constraints, constraints, sample_world
 from king.cards import DECK, Card
@@ -101,6 +101,10 @@ class SearchBot(Bot):
         self.margin = margin
         kernel.warm_up()
         kernel_rule.warm_up()
+
+    def demand(self) -> BotDemand:
+        exact = self.tail if self.model == "rule" else max(self.tail, self.solve_limit)
+        return BotDemand(self.budget, self.threads, self.max_worlds, exact)
 
     # -- playing -----------------------------------------------------------------------
 
@@ -374,7 +378,11 @@ def _make(seed: int, options: dict[str, str]) -> SearchBot:
             number = kind(value)
         except ValueError:
             raise BotSpecError(f"search option {key} must be a number, not {value!r}") from None
-        if number < 0 or (kind is int and number < 1 and key not in ("solve", "tail")):
+        if (
+            not math.isfinite(number)
+            or number < 0
+            or (kind is int and number < 1 and key not in ("solve", "tail"))
+        ):
             raise BotSpecError(f"search option {key} is out of range: {value}")
         kwargs[name] = number
     return SearchBot(seed, **kwargs)  # type: ignore[arg-type]

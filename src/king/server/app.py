@@ -54,6 +54,8 @@ log = logging.getLogger("king.server")
 WEB_DIR = Path(str(resources.files("king") / "web"))
 #: The largest HTTP request body accepted.
 MAX_BODY_BYTES = 16 * 1024
+#: The answer to a binary frame: the protocol is JSON text.
+BINARY_REFUSED = "binary frames are not read here: send each message as a JSON text frame"
 #: Messages queued for a client that does not read them before it is dropped.
 MAX_QUEUED = 512
 
@@ -65,6 +67,9 @@ _STATUS = {
     "full": 409,
     "started": 409,
     "not_over": 409,
+    "limit": 422,
+    "too_many_tables": 429,
+    "closed": 409,
     "busy": 503,
     "server": 503,
 }
@@ -202,17 +207,21 @@ def create_app(
             store if store is not None else EventStore(settings.db, durable=settings.durable)
         )
         registry = Registry(own_store, settings)
+        sweeper: asyncio.Task[None] | None = None
         try:
             restored = registry.restore()
             if restored:
                 log.warning("restored %d unfinished tables from %s", restored, settings.db)
             app.state.registry = registry
+            sweeper = asyncio.get_running_loop().create_task(registry.sweep())
             if on_ready is not None:
                 result = on_ready(registry)
                 if result is not None:
                     await result
             yield
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
             registry.close()
             own_store.close()
 
@@ -301,8 +310,9 @@ def _add_api(app: FastAPI) -> None:
 
     @app.post("/api/tables", status_code=201, response_model=SeatClaim)
     async def create(request: Request, body: CreateTableRequest) -> Any:
+        address = request.client.host if request.client is not None else None
         try:
-            table, seat, token = _registry(request).create(body)
+            table, seat, token = _registry(request).create(body, address)
         except ActionError as error:
             return _refused(error)
         return SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
@@ -323,7 +333,7 @@ def _add_api(app: FastAPI) -> None:
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str) -> Response:
         table = _find(request, table_id)
-        if table.status != "over":
+        if table.is_open:
             return _refused(
                 ActionError("not_over", "the game is not over: its record would show hands in play")
             )
@@ -353,8 +363,11 @@ def _add_socket(app: FastAPI) -> None:
                 if received["type"] == "websocket.disconnect":
                     break
                 text = received.get("text")
+                if text is None:
+                    session.error("invalid", BINARY_REFUSED)
+                    continue
                 try:
-                    session.receive(text if text is not None else received.get("bytes") or b"")
+                    session.receive(text)
                 except Exception:  # a bug must not take the connection or the table down
                     log.exception("table %s: a message could not be handled", table_id)
                     session.error("server", "the server failed to handle this message")

@@ -1,6 +1,7 @@
 """Who plays a seat when no person does: the seat's own bot, or a stand-in for a
 person who has been away longer than ``away_after`` while someone else at the table
-waits.  One bot move at a time per table; the thinking happens in the bot threads."""
+waits.  One bot move at a time per table, and only while someone is connected to it;
+the thinking happens in the bot threads, shared fairly between tables."""
 
 from __future__ import annotations
 
@@ -60,9 +61,12 @@ class Autoplay:
         )
 
     def kick(self) -> None:
-        """Start the bot whose turn it is, if any."""
+        """Start the bot whose turn it is, if any.  Bots play only while someone is at
+        the table (a person or a spectator): a table nobody watches waits for them."""
         table = self.table
         if self._closed or self._task is not None or not table.accepts_moves:
+            return
+        if not table.has_clients:
             return
         seat = table.game.to_act
         if seat is None or self.bot_for(seat) is None:
@@ -81,7 +85,7 @@ class Autoplay:
             bot = self.bot_for(seat)
             if bot is None or table.seq != seq:
                 return
-            action = await table.runner.choose(bot, table.game.view(seat))
+            action = await table.runner.choose(bot, table.game.view(seat), table.id)
             if table.seq != seq or self.bot_for(seat) is not bot:
                 return  # the person came back, or the position changed meanwhile
             table.act_for_bot(seat, action)
@@ -100,7 +104,7 @@ class Autoplay:
             self._timer.cancel()
             self._timer = None
         table = self.table
-        if self._closed or table.status == "over":
+        if self._closed or not table.is_open:
             return
         now = time.monotonic()
         due = [

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from king.i18n import DEFAULT_LANGUAGE, parse_language
@@ -29,6 +30,17 @@ class ServerSettings:
     max_tables: int = 2000
     max_spectators: int = 64
     language: str = DEFAULT_LANGUAGE
+    #: The most a bot that a visitor seats may ask for per decision (None: no limit):
+    #: seconds of thinking, threads, sampled worlds, tricks searched exactly.
+    max_bot_seconds: float | None = 2.0
+    max_bot_threads: int | None = 2
+    max_bot_worlds: int | None = 4000
+    max_bot_exact: int | None = 6
+    #: Open (unfinished) tables one client address may have created (None: no limit).
+    tables_per_address: int | None = 8
+    #: Seconds without a move or a connection after which an unfinished table is closed
+    #: (its events are kept and its record can be downloaded); None: never.
+    idle_close: float | None = 7200.0
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_pause <= 10:
@@ -37,4 +49,27 @@ class ServerSettings:
             raise ValueError(f"away_after must be 0-86400 seconds, not {self.away_after}")
         if not 1 <= self.bot_threads <= 64:
             raise ValueError(f"bot_threads must be 1-64, not {self.bot_threads}")
+        for name in ("max_bot_seconds", "idle_close"):
+            value = getattr(self, name)
+            if value is not None and not (math.isfinite(value) and value > 0):
+                raise ValueError(f"{name} must be a positive number of seconds, not {value}")
+        for name in ("max_bot_threads", "max_bot_worlds", "tables_per_address"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise ValueError(f"{name} must be at least 1, not {value}")
+        if self.max_bot_exact is not None and self.max_bot_exact < 0:
+            raise ValueError(f"max_bot_exact must be 0 or more, not {self.max_bot_exact}")
         object.__setattr__(self, "language", parse_language(self.language))
+
+    def unbounded(self) -> ServerSettings:
+        """These settings without the limits on visitors, for a server only its owner
+        uses (the local game of ``king``)."""
+        return replace(
+            self,
+            max_bot_seconds=None,
+            max_bot_threads=None,
+            max_bot_worlds=None,
+            max_bot_exact=None,
+            tables_per_address=None,
+            idle_close=None,
+        )

@@ -4,33 +4,70 @@ them off the event loop so that a thinking bot never stalls another table."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import random
-from concurrent.futures import ThreadPoolExecutor
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
 
-from king.bots import Bot, BotSpecError, available_bots, make_bot, parse_spec
+from king.bots import Bot, BotDemand, BotSpecError, available_bots, make_bot, parse_spec
 from king.cards import Card
 from king.rules import Declaration
+from king.server.config import ServerSettings
 from king.view import SeatView
 
-__all__ = ["BotRunner", "check_bot_spec", "fallback_choice", "bot_seed"]
+__all__ = ["BotLimitError", "BotRunner", "check_bot_spec", "fallback_choice", "bot_seed"]
 
 log = logging.getLogger("king.server")
 
 Action = Declaration | Card
 
 
-def check_bot_spec(spec: str) -> str:
-    """The bot spec, checked: a registered bot (with its options).  External programs
-    (``cmd:…``) are refused: a web request must never start a process."""
+class BotLimitError(BotSpecError):
+    """A bot that asks for more than this server allows; ``limit`` names the setting."""
+
+    def __init__(self, message: str, limit: str) -> None:
+        super().__init__(message)
+        self.limit = limit
+
+
+def check_bot_spec(spec: str, settings: ServerSettings | None = None) -> str:
+    """The bot spec, checked: a registered bot (with its options) that asks for no more
+    than ``settings`` allow a visitor (:class:`BotLimitError` names the limit).  External
+    programs (``cmd:…``) are refused: a web request must never start a process."""
     name, options = parse_spec(spec)
     if isinstance(options, str):
         raise BotSpecError("a table cannot run external programs ('cmd:' bots)")
     known = {info.name for info in available_bots()}
     if name not in known:
         raise BotSpecError(f"no bot is called {name!r}: choose from {', '.join(sorted(known))}")
-    make_bot(spec).close()  # checks the options too
+    bot = make_bot(spec)  # checks the options too
+    try:
+        demand = bot.demand()
+    finally:
+        bot.close()
+    if settings is not None:
+        _check_demand(spec.strip(), demand, settings)
     return spec.strip()
+
+
+def _check_demand(spec: str, demand: BotDemand, settings: ServerSettings) -> None:
+    checks = (
+        ("max_bot_seconds", "--max-bot-time", demand.seconds, "seconds of thinking a move"),
+        ("max_bot_threads", "--max-bot-threads", demand.threads, "threads"),
+        ("max_bot_worlds", "--max-bot-worlds", demand.worlds, "sampled worlds a move"),
+        ("max_bot_exact", "--max-bot-exact", demand.exact_tricks, "tricks searched exactly"),
+    )
+    for setting, flag, asked, what in checks:
+        limit = getattr(settings, setting)
+        if limit is not None and asked > limit:
+            raise BotLimitError(
+                f"{spec} asks for {asked:g} {what}; this server allows at most {limit:g} ({flag})",
+                setting,
+            )
 
 
 def bot_seed(table_seed: int, seat: int, stand_in: bool = False) -> int:
@@ -46,17 +83,31 @@ def fallback_choice(view: SeatView, rng: random.Random) -> Action:
 
 
 class BotRunner:
-    """A pool of threads shared by every table's bots."""
+    """The bot threads shared by every table, handed out fairly: when threads are
+    scarce, the waiting move of the table that has used the least thinking time so far
+    runs first.  Each table asks for one move at a time (:class:`Autoplay`), so a table
+    of slow bots delays another table by at most one move's thinking, never by a queue
+    of them."""
 
     def __init__(self, threads: int) -> None:
-        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="king-bot")
+        self._waiting: list[_Job] = []
+        self._used: dict[str, float] = {}
+        self._arrivals = itertools.count()
+        self._ready = threading.Condition()
+        self._closed = False
+        self._threads = [
+            threading.Thread(target=self._work, name=f"king-bot-{n}", daemon=True)
+            for n in range(threads)
+        ]
+        for thread in self._threads:
+            thread.start()
 
-    async def choose(self, bot: Bot, view: SeatView) -> Action:
-        """The bot's choice for ``view``, computed in the pool.  A bot that raises or
-        answers something illegal is replaced for this move by a random legal choice."""
-        loop = asyncio.get_running_loop()
+    async def choose(self, bot: Bot, view: SeatView, owner: str = "") -> Action:
+        """The bot's choice for ``view``, computed in the pool on behalf of table
+        ``owner``.  A bot that raises or answers something illegal is replaced for this
+        move by a random legal choice."""
         try:
-            action = await loop.run_in_executor(self._pool, bot.act, view)
+            action = await asyncio.wrap_future(self._submit(owner, lambda: bot.act(view)))
         except Exception:
             log.exception("bot %s failed at seat %d; playing a random legal move", bot, view.seat)
             return fallback_choice(view, random.Random(view.seat))
@@ -70,6 +121,64 @@ class BotRunner:
             return fallback_choice(view, random.Random(view.seat))
         return action
 
+    def used(self, owner: str) -> float:
+        """Seconds of bot thinking spent for ``owner`` so far."""
+        with self._ready:
+            return self._used.get(owner, 0.0)
+
+    def forget(self, owner: str) -> None:
+        """Drop a table's account (it is closed or over)."""
+        with self._ready:
+            self._used.pop(owner, None)
+
+    def _submit(self, owner: str, work: Callable[[], Action]) -> Future[Action]:
+        future: Future[Action] = Future()
+        with self._ready:
+            if self._closed:
+                future.set_exception(RuntimeError("the bot threads have stopped"))
+                return future
+            self._waiting.append(_Job(owner, next(self._arrivals), work, future))
+            self._ready.notify()
+        return future
+
+    def _next(self) -> _Job | None:
+        """The waiting job whose table has used the least time (the earliest first)."""
+        with self._ready:
+            while not self._waiting and not self._closed:
+                self._ready.wait()
+            if self._closed:
+                return None
+            job = min(self._waiting, key=lambda j: (self._used.get(j.owner, 0.0), j.arrival))
+            self._waiting.remove(job)
+            return job
+
+    def _work(self) -> None:
+        while (job := self._next()) is not None:
+            if not job.future.set_running_or_notify_cancel():
+                continue
+            start = time.perf_counter()
+            try:
+                job.future.set_result(job.work())
+            except BaseException as error:
+                job.future.set_exception(error)
+            finally:
+                spent = time.perf_counter() - start
+                with self._ready:
+                    self._used[job.owner] = self._used.get(job.owner, 0.0) + spent
+
     def close(self) -> None:
         """Stop the threads (a bot still thinking finishes in the background)."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        with self._ready:
+            self._closed = True
+            waiting, self._waiting = self._waiting, []
+            self._ready.notify_all()
+        for job in waiting:
+            job.future.cancel()
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    owner: str
+    arrival: int
+    work: Callable[[], Action]
+    future: Future[Action]

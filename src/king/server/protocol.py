@@ -196,7 +196,8 @@ class TableInfo(_Model):
     """A table as the lobby and the players see it."""
 
     id: str
-    status: Literal["waiting", "playing", "over"]
+    #: ``closed``: the game was given up after ``idle_close`` seconds without play.
+    status: Literal["waiting", "playing", "over", "closed"]
     rules: str | dict[str, Any]
     #: The optional rules in force, in the order of RULES.md (``rules`` names the
     #: preset; this spells it out, so that a client need not know the presets).

@@ -3,19 +3,21 @@ unfinished ones back from the event log when the server starts."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import secrets
+import time
 from collections import OrderedDict
 from typing import Literal
 
 from king.bots import BotSpecError
 from king.rules import Rules, RulesError
 from king.server.config import ServerSettings
-from king.server.players import BotRunner, check_bot_spec
+from king.server.players import BotLimitError, BotRunner, check_bot_spec
 from king.server.protocol import CreateTableRequest, LobbyInfo
 from king.server.store import EventStore, StoreError
-from king.server.tables import ActionError, Table
+from king.server.tables import ActionError, Table, hash_address
 
 __all__ = ["Registry", "TABLE_ID"]
 
@@ -47,7 +49,7 @@ class Registry:
                 except StoreError as error:
                     log.error("table %s was not restored: %s", table_id, error)
                     continue
-                if table.status == "over":
+                if not table.is_open:
                     self._remember_finished(table)
                 else:
                     self._tables[table_id] = table
@@ -60,11 +62,25 @@ class Registry:
             table_id, events, store=self.store, settings=self.settings, runner=self.runner
         )
 
-    def create(self, request: CreateTableRequest) -> tuple[Table, int | None, str | None]:
-        """A new table; returns it with the creator's seat and token (if they sit)."""
+    def create(
+        self, request: CreateTableRequest, address: str | None = None
+    ) -> tuple[Table, int | None, str | None]:
+        """A new table for the client at ``address``; returns it with the creator's
+        seat and token (if they sit).  Refused when the server or this address already
+        has as many open tables as the settings allow, or a bot asks for too much."""
         self._prune()
         if len(self._tables) >= self.settings.max_tables:
             raise ActionError("busy", "this server has as many open tables as it can hold")
+        host = None if address is None else hash_address(address)
+        per_address = self.settings.tables_per_address
+        if host is not None and per_address is not None:
+            mine = sum(1 for t in self._tables.values() if t.host == host and t.is_open)
+            if mine >= per_address:
+                raise ActionError(
+                    "too_many_tables",
+                    f"you already have {mine} open tables, the most this server allows one "
+                    f"address (--tables-per-address); finish or leave one first",
+                )
         try:
             rules = Rules.from_spec(request.rules)
         except RulesError as error:
@@ -79,7 +95,9 @@ class Registry:
             if wanted.bot is None:
                 raise ActionError("invalid", f"seat {number} is a bot's: name the bot")
             try:
-                seats.append(("bot", check_bot_spec(wanted.bot)))
+                seats.append(("bot", check_bot_spec(wanted.bot, self.settings)))
+            except BotLimitError as error:
+                raise ActionError("limit", f"seat {number}: {error}") from None
             except BotSpecError as error:
                 raise ActionError("invalid", f"seat {number}: {error}") from None
         if request.seat is not None and seats[request.seat][0] != "human":
@@ -94,6 +112,7 @@ class Registry:
             store=self.store,
             settings=self.settings,
             runner=self.runner,
+            host=host,
         )
         self._tables[table_id] = table
         if request.seat is None:
@@ -117,18 +136,48 @@ class Registry:
         if not self.store.exists(table_id):
             return None
         table = self._load(table_id)
-        if table.status == "over":
+        if not table.is_open:
             self._remember_finished(table)
         else:  # only a table this process failed to restore gets here
             self._tables[table_id] = table
         return table
 
     def _prune(self) -> None:
-        """Move finished tables nobody watches out of the open ones."""
+        """Move finished and closed tables nobody watches out of the open ones."""
         for table_id, table in list(self._tables.items()):
-            if table.status == "over" and not table.has_clients:
+            if not table.is_open and not table.has_clients:
                 del self._tables[table_id]
                 self._remember_finished(table)
+
+    def close_idle(self, now: float | None = None) -> int:
+        """Close every unfinished table idle for ``idle_close`` seconds (nobody
+        connected, no move); returns how many were closed.  Their events stay."""
+        limit = self.settings.idle_close
+        if limit is None:
+            return 0
+        now = time.monotonic() if now is None else now
+        closed = 0
+        for table in list(self._tables.values()):
+            if table.is_open and table.idle_for(now) >= limit:
+                try:
+                    table.close_idle()
+                except StoreError as error:
+                    log.error("table %s could not be closed: %s", table.id, error)
+                    continue
+                closed += 1
+        if closed:
+            log.warning("closed %d tables idle for %g s", closed, limit)
+            self._prune()
+        return closed
+
+    async def sweep(self) -> None:
+        """Close idle tables now and then, for as long as the server runs."""
+        limit = self.settings.idle_close
+        if limit is None:
+            return
+        while True:
+            await asyncio.sleep(min(60.0, max(limit / 4, 0.05)))
+            self.close_idle()
 
     def _remember_finished(self, table: Table) -> None:
         self._finished[table.id] = table
@@ -150,7 +199,7 @@ class Registry:
             if finished_table is not None:
                 done.append(finished_table)
         return LobbyInfo(
-            open=[t.info() for t in open_tables if t.status != "over"],
+            open=[t.info() for t in open_tables if t.is_open],
             finished=[t.info() for t in done],
         )
 

@@ -22,7 +22,15 @@ from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.registry import Registry
 from king.server.store import EventStore, StoreError
 
-__all__ = ["ServeError", "serve", "run_local", "local_address", "bind", "WS_MAX_BYTES"]
+__all__ = [
+    "ClientFaultFilter",
+    "ServeError",
+    "serve",
+    "run_local",
+    "local_address",
+    "bind",
+    "WS_MAX_BYTES",
+]
 
 #: The largest WebSocket message uvicorn reads; bigger ones close the connection (1009).
 #: Anything from 4 KiB (the protocol's limit) to this size gets an ``error`` message.
@@ -32,6 +40,23 @@ LOCAL_NAME = "You"
 
 class ServeError(RuntimeError):
     """The server cannot start: the port is taken, the database is locked, …"""
+
+
+class ClientFaultFilter(logging.Filter):
+    """One line, not a traceback, for a fault of the client's that uvicorn logs as an
+    exception: a WebSocket text frame that is not UTF-8 (uvicorn closes the socket with
+    1007, as RFC 6455 asks; docs/web-protocol.md)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], UnicodeDecodeError):
+            record.msg = (
+                "a client sent a text frame that is not UTF-8; its socket was closed (1007)"
+            )
+            record.args = ()
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -82,6 +107,7 @@ def _run(
         timeout_graceful_shutdown=3,
     )
     logging.basicConfig(level=logging.WARNING, format="king: %(message)s")
+    logging.getLogger("uvicorn.error").addFilter(ClientFaultFilter())
     server = uvicorn.Server(config)
     try:
         server.run(sockets=[sock])
@@ -127,6 +153,7 @@ def run_local(
     plays seat 0 against ``bots``.  The last unfinished local game is resumed unless
     ``new`` is set; its table and token are kept beside the database.  With ``language``
     the page opens in it (``?lang=tr``) instead of the browser's language."""
+    settings = settings.unbounded()  # only its owner reaches it: no limits on visitors
     sock = bind("127.0.0.1", 0)
     url = _url(sock)
     saved = settings.db.with_name("local-table.json")

@@ -21,7 +21,7 @@ from typing import Any, Literal, Protocol
 from king.cards import Card, CardSet
 from king.deal import IllegalMoveError
 from king.game import Game, Phase
-from king.record import to_record
+from king.record import distinct_names, to_record
 from king.rules import TOGGLES, Declaration, Rules
 from king.server.autoplay import Autoplay
 from king.server.config import ServerSettings
@@ -30,12 +30,12 @@ from king.server.players import BotRunner
 from king.server.protocol import PublicEvent, SeatInfo, TableInfo, TableMessage, WelcomeMessage
 from king.server.store import EventStore, StoredEvent, StoreError
 
-__all__ = ["ActionError", "Client", "Seat", "Table", "hash_token", "clean_name"]
+__all__ = ["ActionError", "Client", "Seat", "Table", "hash_address", "hash_token", "clean_name"]
 
 log = logging.getLogger("king.server")
 
 Kind = Literal["human", "bot"]
-Status = Literal["waiting", "playing", "over"]
+Status = Literal["waiting", "playing", "over", "closed"]
 
 
 class ActionError(ValueError):
@@ -68,6 +68,12 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def hash_address(address: str) -> str:
+    """What a table keeps of its creator's address: enough to count their open tables,
+    not the address itself."""
+    return hashlib.sha256(b"king-host:" + address.encode()).hexdigest()[:16]
+
+
 def clean_name(name: str) -> str:
     """A display name without control characters or runs of spaces."""
     visible = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
@@ -95,9 +101,10 @@ class Seat:
 
     @property
     def player_name(self) -> str:
-        """The name in the game record."""
+        """The name in the game record: the one the page shows for the seat, in English
+        (``rule bot 2``), so that two bots of one kind stay apart."""
         if self.kind == "bot":
-            return f"{self.bot}-bot"
+            return f"{self.bot} bot {self.number}"
         return self.name or f"seat {self.number}"
 
 
@@ -129,8 +136,12 @@ class Table:
             Seat(n, "bot" if s["kind"] == "bot" else "human", s.get("bot"), away_since=now)
             for n, s in enumerate(seats)
         ]
+        #: Who created the table: a hash of the client's address (None: not known).
+        self.host: str | None = header.get("host")
         self.game = Game(self.rules, self.seed, auto_deal=False)
         self.status: Status = "waiting"
+        #: When the table last saw a move, a join or a connection (``time.monotonic``).
+        self.last_active = now
         #: The number of the next event (event 0 is the header).
         self.seq = 1
         self._clients: dict[Client, int | None] = {}
@@ -151,13 +162,17 @@ class Table:
         store: EventStore,
         settings: ServerSettings,
         runner: BotRunner,
+        host: str | None = None,
     ) -> Table:
-        """A new table, written to the log (it starts once every seat is claimed)."""
-        header = {
+        """A new table, written to the log (it starts once every seat is claimed).
+        ``host`` is the creator's :func:`hash_address`, to count their open tables."""
+        header: dict[str, Any] = {
             "rules": rules.to_spec(),
             "seed": seed,
             "seats": [{"kind": kind, "bot": bot} for kind, bot in seats],
         }
+        if host is not None:
+            header["host"] = host
         created = store.create_table(table_id, header)
         table = cls(table_id, header, created, store=store, settings=settings, runner=runner)
         if all(seat.claimed for seat in table.seats):
@@ -218,6 +233,10 @@ class Table:
             self.status = "playing"
         elif kind == "deal":
             game.deal_cards([str(h) for h in data["hands"]], int(data["declarer"]))
+        elif kind == "close":
+            if self.status in ("over", "closed"):
+                raise ValueError(f"a table that is {self.status} cannot be closed")
+            self.status = "closed"
         elif kind in ("declare", "play"):
             if int(data["seat"]) != game.to_act:
                 raise ValueError(f"seat {data['seat']} acts but seat {game.to_act} is to act")
@@ -237,6 +256,7 @@ class Table:
         self.store.append(self.id, self.seq, kind, data, status)
         self.seq += 1
         self._apply(kind, data)
+        self.last_active = time.monotonic()
 
     def _deal_next(self) -> None:
         """Deal the next deal from the game's seed and log its hands."""
@@ -260,6 +280,8 @@ class Table:
     def claim(self, name: str, seat: int | None) -> tuple[int, str]:
         """Give a free person's seat to ``name``; returns the seat and its secret token."""
         name = clean_name(name)
+        if self.status == "closed":
+            raise ActionError("closed", "this table was closed after a long time without play")
         if self.status != "waiting":
             raise ActionError("started", "the game has started: every seat is taken")
         if seat is None:
@@ -302,6 +324,7 @@ class Table:
         if seat is None and self.spectators >= self.settings.max_spectators:
             raise ActionError("full", "this table has as many spectators as it can take")
         self._clients[client] = seat
+        self.last_active = time.monotonic()
         welcome = WelcomeMessage(
             role="spectator" if seat is None else "player",
             seat=seat,
@@ -322,6 +345,7 @@ class Table:
         if client not in self._clients:
             return
         seat = self._clients.pop(client)
+        self.last_active = time.monotonic()
         if seat is not None and not self.connected(seat):
             self.seats[seat].away_since = time.monotonic()
         if not self._closed:
@@ -351,6 +375,8 @@ class Table:
             raise ActionError("not_started", "the game has not started: seats are still free")
         if self.status == "over":
             raise ActionError("game_over", "the game is over")
+        if self.status == "closed":
+            raise ActionError("closed", "this table was closed after a long time without play")
         to_act = self.game.to_act
         if to_act != seat:
             raise ActionError("not_your_turn", f"it is seat {to_act}'s turn, not seat {seat}'s")
@@ -420,6 +446,23 @@ class Table:
         except ActionError as error:
             log.warning("table %s: seat %d's bot was refused: %s", self.id, seat, error)
 
+    def close_idle(self) -> None:
+        """Close the unfinished game for good (it has been idle too long): logged as a
+        ``close`` event, so that its record stays and a restart leaves it closed."""
+        self._record("close", {"reason": "idle"}, status="closed")
+        self.autoplay.close_bots()
+        self.runner.forget(self.id)
+        self.announce_table()
+
+    def idle_for(self, now: float) -> float:
+        """Seconds since the last move, join or connection; 0 while someone is here."""
+        return 0.0 if self._clients else now - self.last_active
+
+    @property
+    def is_open(self) -> bool:
+        """Waiting for players or in play (not over, not closed)."""
+        return self.status in ("waiting", "playing")
+
     def close(self) -> None:
         """Stop the table's bot and timers (at shutdown); the log keeps everything."""
         self._closed = True
@@ -454,7 +497,7 @@ class Table:
 
     def record(self) -> dict[str, Any]:
         """The game as a ``king-record/1`` object."""
-        return to_record(self.game, [s.player_name for s in self.seats])
+        return to_record(self.game, distinct_names([s.player_name for s in self.seats]))
 
     def announce_table(self) -> None:
         """Tell everyone connected who sits where now."""

@@ -23,7 +23,9 @@ from king.view import SeatView
 __all__ = ["HUMAN_NAME", "Action", "PlaySession"]
 
 #: The person's name in the saved record.
-HUMAN_NAME = "you"
+HUMAN_NAME = "You"
+#: The seats as the screen calls them, from the person's, in English for the record.
+POSITION_NAMES = ("You", "Left", "Top", "Right")
 
 Action = Declaration | Card
 
@@ -139,7 +141,12 @@ class PlaySession:
     @property
     def players(self) -> list[str]:
         """The four names written to the record, seat order."""
-        return [HUMAN_NAME if s == self.seat else (self.bot_spec(s) or "") for s in range(4)]
+        names = []
+        for seat in range(4):
+            spec = self.bot_spec(seat)
+            where = POSITION_NAMES[(seat - self.seat) % 4]
+            names.append(HUMAN_NAME if spec is None else f"{where} ({spec})")
+        return names
 
     def is_bot_turn(self) -> bool:
         """Whether the next action is a bot's (the person's too, in autoplay)."""
