@@ -10,7 +10,7 @@ import importlib.util
 import json
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Annotated, Any, Literal, TypeVar
@@ -18,8 +18,20 @@ from typing import Annotated, Any, Literal, TypeVar
 import typer
 
 from king import __version__
+from king.bots.base import bot_names
 from king.record import RecordError, ReplayReport, replay
 from king.rules import Rules, RulesError
+from king.server.config import ServerSettings
+
+#: What a mistake on the command line raises: Typer's own (it may bundle Click) and,
+#: where Click is installed, Click's.
+_USAGE_ERRORS: tuple[type[Exception], ...] = (typer.TyperException,)
+try:
+    import click
+
+    _USAGE_ERRORS += (click.ClickException,)
+except ImportError:  # pragma: no cover - Typer without Click
+    pass
 
 app = typer.Typer(
     name="king",
@@ -27,6 +39,7 @@ app = typer.Typer(
     no_args_is_help=False,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
 
 
@@ -47,16 +60,22 @@ def main(
         str | None,
         typer.Option(
             "--bots",
-            help="Without a command: the three computer players, comma-separated "
-            "(default: the strongest bot in every seat).",
+            metavar="BOTS",
+            help=f"Without a command: the three computer players, comma-separated: "
+            f"{bot_names()} (default: the strongest bot in every seat).",
         ),
     ] = None,
     rules: Annotated[
-        str, typer.Option("--rules", help="Without a command: classic, pagat or turkish.")
+        str,
+        typer.Option(
+            "--rules", metavar="NAME", help="Without a command: classic, pagat or turkish."
+        ),
     ] = "classic",
     db: Annotated[
         Path | None,
-        typer.Option("--db", help="Without a command: the SQLite file of the games."),
+        typer.Option(
+            "--db", metavar="FILE", help="Without a command: the SQLite file of the games."
+        ),
     ] = None,
     new: Annotated[
         bool, typer.Option("--new", help="Start a new game instead of resuming the last one.")
@@ -68,6 +87,7 @@ def main(
         str | None,
         typer.Option(
             "--lang",
+            metavar="LANG",
             help="Without a command: the page's language: en, tr, es, fr or th "
             "(default: the browser's).",
         ),
@@ -89,7 +109,7 @@ def main(
     if len(specs) != 3 or not all(specs):
         raise _fail(f"--bots needs three bots separated by commas, not {bots!r}", 2)
     try:
-        specs = _with_notice(lambda: [check_bot_spec(spec) for spec in specs])
+        specs = _with_notice(lambda: [check_bot_spec(spec) for spec in specs], specs)
         preset = Rules.preset(rules)
     except (BotSpecError, RulesError) as error:
         raise _fail(str(error), 2) from None
@@ -113,41 +133,131 @@ def main(
 
 # -- king serve ------------------------------------------------------------------------
 
+#: The server's default settings, whose values ``king serve``'s options show.
+_SERVE = ServerSettings(db=Path("king.db"))
+
 
 @app.command("serve")
 def serve_command(
     host: Annotated[
-        str, typer.Option("--host", help="The address to listen on (0.0.0.0: every one).")
+        str,
+        typer.Option(
+            "--host", metavar="ADDRESS", help="The address to listen on (0.0.0.0: every one)."
+        ),
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", metavar="PORT", min=0, max=65535, help="The port (0-65535).")
+    ] = 8000,
     db: Annotated[
         Path | None,
-        typer.Option("--db", help="The SQLite file of the tables (default: the user data folder)."),
+        typer.Option(
+            "--db",
+            metavar="FILE",
+            help="The SQLite file of the tables (default: the user data folder).",
+        ),
     ] = None,
     bot_pause: Annotated[
         float,
-        typer.Option("--bot-pause", min=0, max=10, help="Seconds a bot waits before it moves."),
+        typer.Option(
+            "--bot-pause",
+            metavar="SECONDS",
+            min=0,
+            max=10,
+            help="Seconds a bot waits before it moves (0-10).",
+        ),
     ] = 0.7,
     away_after: Annotated[
         float,
         typer.Option(
             "--away-after",
+            metavar="SECONDS",
             min=0,
             max=86400,
             help="Seconds before a bot plays for a person who has left (while others wait).",
         ),
     ] = 45.0,
     stand_in: Annotated[
-        str, typer.Option("--stand-in", help="The bot that plays for an absent person.")
+        str,
+        typer.Option("--stand-in", metavar="BOT", help="The bot that plays for an absent person."),
     ] = "rule",
     lang: Annotated[
         str | None,
         typer.Option(
             "--lang",
+            metavar="LANG",
             help="The page's language for browsers that ask for none of en, tr, es, fr, th "
             "(default: English).",
         ),
     ] = None,
+    max_bot_time: Annotated[
+        float,
+        typer.Option(
+            "--max-bot-time",
+            metavar="SECONDS",
+            min=0.01,
+            help="The most thinking time per move a table's bot may ask for.",
+        ),
+    ] = _SERVE.max_bot_seconds or 2.0,
+    max_bot_threads: Annotated[
+        int,
+        typer.Option(
+            "--max-bot-threads",
+            metavar="N",
+            min=1,
+            help="The most threads a table's bot may ask for.",
+        ),
+    ] = _SERVE.max_bot_threads or 2,
+    max_bot_worlds: Annotated[
+        int,
+        typer.Option(
+            "--max-bot-worlds",
+            metavar="N",
+            min=1,
+            help="The most sampled deals per move a table's bot may ask for.",
+        ),
+    ] = _SERVE.max_bot_worlds or 4000,
+    max_bot_exact: Annotated[
+        int,
+        typer.Option(
+            "--max-bot-exact",
+            metavar="TRICKS",
+            min=0,
+            help="The most tricks a table's bot may search exactly to the end.",
+        ),
+    ] = _SERVE.max_bot_exact or 6,
+    bot_threads: Annotated[
+        int,
+        typer.Option(
+            "--bot-threads",
+            metavar="N",
+            min=1,
+            max=64,
+            help="Threads that think for every table's bots, shared fairly.",
+        ),
+    ] = _SERVE.bot_threads,
+    max_tables: Annotated[
+        int,
+        typer.Option("--max-tables", metavar="N", min=1, help="The most open tables in all."),
+    ] = _SERVE.max_tables,
+    tables_per_address: Annotated[
+        int,
+        typer.Option(
+            "--tables-per-address",
+            metavar="N",
+            min=1,
+            help="The most open tables one client address may create.",
+        ),
+    ] = _SERVE.tables_per_address or 8,
+    idle_close: Annotated[
+        float,
+        typer.Option(
+            "--idle-close",
+            metavar="SECONDS",
+            min=0,
+            help="Close an unfinished table after this long without a move or a visitor "
+            "(its record is kept; 0: never).",
+        ),
+    ] = _SERVE.idle_close or 7200.0,
 ) -> None:
     """Serve tables in the browser for people to join with an invite link."""
     from king.bots import BotSpecError, strongest_bot
@@ -161,13 +271,21 @@ def serve_command(
     except BotSpecError as error:
         raise _fail(f"--stand-in: {error}", 2) from None
     # The lobby offers the strongest bot first: have it ready before the first table.
-    _with_notice(lambda: _build_each([strongest_bot()]))
+    _with_notice(lambda: _build_each([strongest_bot()]), [strongest_bot()])
     settings = ServerSettings(
         db=db if db is not None else default_db_path(),
         bot_pause=bot_pause,
         away_after=away_after,
         stand_in=stand_in,
         language="en" if lang is None else _language(lang),
+        bot_threads=bot_threads,
+        max_tables=max_tables,
+        max_bot_seconds=max_bot_time,
+        max_bot_threads=max_bot_threads,
+        max_bot_worlds=max_bot_worlds,
+        max_bot_exact=max_bot_exact,
+        tables_per_address=tables_per_address,
+        idle_close=idle_close or None,
     )
     try:
         serve(settings, host, port, echo=typer.echo)
@@ -184,23 +302,36 @@ def play_command(
         str | None,
         typer.Option(
             "--bots",
-            help="The three computer players, comma-separated, in seat order after yours "
-            "(default: the strongest bot in every seat).",
+            metavar="BOTS",
+            help=f"The three computer players, comma-separated, in seat order after yours: "
+            f"{bot_names()}, or cmd:COMMAND (default: the strongest bot in every seat).",
         ),
     ] = None,
-    rules: Annotated[str, typer.Option("--rules", help="classic, pagat or turkish.")] = "classic",
-    seed: Annotated[int | None, typer.Option("--seed", help="The seed of the deals.")] = None,
-    seat: Annotated[int, typer.Option("--seat", min=0, max=3, help="Your seat, 0-3.")] = 0,
+    rules: Annotated[str, typer.Option("--rules", metavar="NAME", help=RULES_HELP)] = "classic",
+    seed: Annotated[
+        int | None,
+        typer.Option("--seed", metavar="N", min=0, max=SEED_MAX, help="The seed of the deals."),
+    ] = None,
+    seat: Annotated[
+        int, typer.Option("--seat", metavar="SEAT", min=0, max=3, help="Your seat, 0-3.")
+    ] = 0,
     resume: Annotated[
-        Path | None, typer.Option("--resume", help="Continue the game saved in this record.")
+        Path | None,
+        typer.Option("--resume", metavar="FILE", help="Continue the game saved in this record."),
     ] = None,
     save: Annotated[
         Path | None,
         typer.Option(
-            "--save", help="Where to save the game (default: a new file in the user data folder)."
+            "--save",
+            metavar="FILE",
+            help="Where to save the game (default: a new file in the user data folder).",
         ),
     ] = None,
-    lang: Annotated[str | None, typer.Option("--lang", help=LANG_HELP)] = None,
+    force: Annotated[
+        bool,
+        typer.Option("--force", help="Let --save replace a file that is not a game record."),
+    ] = False,
+    lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help=LANG_HELP)] = None,
 ) -> None:
     """Play a whole game in the terminal against three computer players."""
     # Without --lang: the resumed game's language, else the locale's (run_play decides).
@@ -211,6 +342,8 @@ def play_command(
     preset = _preset(rules)
     if resume is not None and not resume.is_file():
         raise _fail(f"{resume}: no such file to resume", 2)
+    if save is not None:
+        _check_overwrite(save, force, "--save")
     from king.tui.app import PlayError, run_play
 
     try:
@@ -250,6 +383,27 @@ def _language(value: str | None) -> str:
 
 #: Help for every ``--lang`` option.
 LANG_HELP = "The language: en, tr, es, fr or th (default: the locale's, else English)."
+#: Help for every ``--rules`` option.
+RULES_HELP = "The rules: classic, pagat or turkish."
+#: The largest seed accepted (a seed is stored as a 64-bit integer).
+SEED_MAX = 2**63 - 1
+#: ``king arena`` plays this many single deals unless told otherwise.
+DEFAULT_DEALS = 100
+
+
+def _check_overwrite(path: Path, force: bool, flag: str) -> None:
+    """Refuse to write over a file that is not a game record of ours (or JSON lines of
+    them) unless ``--force`` says so: a mistyped path must not eat a document."""
+    from king.record import is_record_file
+
+    if path.is_dir():
+        raise _fail(f"{flag} {path}: is a folder, not a file", 2)
+    if path.exists() and not force and not is_record_file(path):
+        raise _fail(
+            f"{flag} {path}: the file exists and is not a game record; "
+            "give --force to replace it, or choose another file",
+            2,
+        )
 
 
 def _bot_specs(text: str, count: int) -> list[str]:
@@ -260,7 +414,7 @@ def _bot_specs(text: str, count: int) -> list[str]:
     if len(specs) != count or not all(specs):
         raise _fail(f"--bots needs {count} bots separated by commas, not {text!r}", 2)
     try:
-        _with_notice(lambda: _build_each(specs))
+        _with_notice(lambda: _build_each(specs), specs)
     except BotSpecError as error:
         raise _fail(str(error), 2) from None
     return specs
@@ -277,10 +431,22 @@ def _build_each(specs: list[str]) -> None:
 T = TypeVar("T")
 
 
-def _with_notice(work: Callable[[], T]) -> T:
-    """Run ``work`` (building bots), saying so if it takes a while: the first run after
-    an install compiles the search bot's kernels, about half a minute of silence
+def _with_notice(work: Callable[[], T], specs: Sequence[str] = ()) -> T:
+    """Run ``work`` (building the bots in ``specs``), saying so first when it compiles
+    the search bot's kernels: once after an install, 20 s to a minute of silence
     otherwise.  Exceptions reach the caller as if ``work`` ran here."""
+    compiling: bool | None = False
+    if any(_is_search(spec) for spec in specs):
+        from king.bots.search import needs_compiling
+
+        compiling = needs_compiling()
+    if compiling:
+        typer.echo(
+            "king: compiling the search bot for this machine, once after each install "
+            "(20 s to a minute)…",
+            err=True,
+        )
+        return work()
     outcome: list[T] = []
     failure: list[BaseException] = []
 
@@ -292,17 +458,22 @@ def _with_notice(work: Callable[[], T]) -> T:
 
     worker = threading.Thread(target=run, daemon=True)
     worker.start()
-    worker.join(0.5)
-    if worker.is_alive():
-        typer.echo(
-            "king: preparing the computer players (the first run compiles them, "
-            "about half a minute)…",
-            err=True,
-        )
+    worker.join(3.0)
+    if worker.is_alive():  # numba could not tell us, or the machine is slow: say why
+        typer.echo("king: preparing the computer players…", err=True)
         worker.join()
     if failure:
         raise failure[0]
     return outcome[0]
+
+
+def _is_search(spec: str) -> bool:
+    from king.bots import BotSpecError, parse_spec
+
+    try:
+        return parse_spec(spec)[0] == "search"
+    except BotSpecError:
+        return False
 
 
 def _preset(name: str) -> Rules:
@@ -445,37 +616,65 @@ def arena_command(
         str,
         typer.Option(
             "--bots",
-            help="Four bots, comma-separated, in seat order: random, rule, or "
+            metavar="BOTS",
+            help=f"Four bots, comma-separated, in seat order: {bot_names()}, or "
             "cmd:COMMAND for an external program (docs/bot-protocol.md).",
         ),
     ],
     games: Annotated[
-        int | None, typer.Option("--games", min=1, help="Play this many whole games.")
+        int | None,
+        typer.Option("--games", metavar="N", min=1, help="Play this many whole games."),
     ] = None,
     deals: Annotated[
         int | None,
-        typer.Option("--deals", min=1, help="Play this many single deals (all contracts)."),
+        typer.Option(
+            "--deals",
+            metavar="N",
+            min=1,
+            show_default=str(DEFAULT_DEALS),
+            help="Play this many single deals (all contracts) (the default without --games).",
+        ),
     ] = None,
-    seed: Annotated[int, typer.Option("--seed", help="The seed of the deals.")] = 1,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, max=256, help="Processes.")] = 1,
-    rules: Annotated[str, typer.Option("--rules", help="classic, pagat or turkish.")] = "classic",
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", min=0, max=SEED_MAX, help="The seed of the deals.")
+    ] = 1,
+    jobs: Annotated[
+        int, typer.Option("--jobs", metavar="N", min=1, max=256, help="Processes (1-256).")
+    ] = 1,
+    rules: Annotated[str, typer.Option("--rules", metavar="NAME", help=RULES_HELP)] = "classic",
     out: Annotated[
-        Path | None, typer.Option("--out", help="Write every game or deal as JSON lines.")
+        Path | None,
+        typer.Option("--out", metavar="FILE", help="Write every game or deal as JSON lines."),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Let --out replace a file that is not game records.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     bot_timeout: Annotated[
-        float, typer.Option("--bot-timeout", min=0.01, help="Seconds an external bot may think.")
+        float,
+        typer.Option(
+            "--bot-timeout",
+            metavar="SECONDS",
+            min=0.01,
+            help="Seconds an external bot may think.",
+        ),
     ] = 5.0,
 ) -> None:
-    """Play bots against each other on duplicate deals and report who is stronger."""
+    """Play bots against each other on duplicate deals and report who is stronger.
+
+    Exit status: 0 when every game was played, 1 when a bot failed and games were
+    abandoned (the figures leave them out, so they are not a fair comparison).
+    """
     from king.arena import ArenaConfig, PlayResult, run_arena
 
     if games is not None and deals is not None:
         raise _fail("give --games or --deals, not both", 2)
+    if out is not None:
+        _check_overwrite(out, force, "--out")
     specs = _bot_specs(bots, 4)
     preset = _preset(rules)
     mode: Literal["games", "deals"] = "games" if games is not None else "deals"
-    count = games if games is not None else (deals if deals is not None else 100)
+    count = games if games is not None else (deals if deals is not None else DEFAULT_DEALS)
     config = ArenaConfig(
         (specs[0], specs[1], specs[2], specs[3]),
         mode,
@@ -509,6 +708,15 @@ def arena_command(
         typer.echo(json.dumps(report.to_json()))
     else:
         typer.echo(report.table())
+    if report.abandoned:
+        played = count * 4
+        failures = dict.fromkeys(f"bot {a['bot']!r} {a['what']}" for a in report.abandoned)
+        reasons = "; ".join(list(failures)[:3]) + ("; …" if len(failures) > 3 else "")
+        raise _fail(
+            f"{len(report.abandoned)} of {played} {mode} were abandoned, so the figures are "
+            f"not a fair comparison: {reasons}",
+            1,
+        )
 
 
 # -- king bench ------------------------------------------------------------------------
@@ -543,7 +751,8 @@ def bench_command(
         typer.Option("--only", help=f"Run only these benchmarks: {', '.join(BENCHMARKS)}."),
     ] = None,
 ) -> None:
-    """Measure the speed of the engine (and, later, bots, kernel and server)."""
+    """Measure speed: the engine, the search bot and its kernels, the server under load
+    and the RL environment, each as a ratio against a baseline run alongside it."""
     names = only or list(BENCHMARKS)
     for name in names:
         if name not in BENCHMARKS:
@@ -563,10 +772,28 @@ def bench_command(
         typer.echo(f"{key:<{width}}  {value:>12,}")
 
 
-def run() -> None:
-    """The console-script entry point."""
+def run(argv: list[str] | None = None) -> None:
+    """The console-script entry point.  A mistake on the command line (an unknown
+    option, a value out of range) is one line that names it, with exit status 2."""
+    command = typer.main.get_command(app)
     try:
-        app()
-    except KeyboardInterrupt:
+        code = command.main(args=argv, prog_name="king", standalone_mode=False)
+    except _USAGE_ERRORS as error:
+        raise SystemExit(_usage_error(error)) from None
+    except (KeyboardInterrupt, typer.Abort):
         typer.echo("king: interrupted", err=True)
         raise SystemExit(130) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
+def _usage_error(error: Exception) -> int:
+    """Say what was wrong on the command line in one line; the exit status."""
+    context = getattr(error, "ctx", None)
+    path = getattr(context, "command_path", None) or "king"
+    format_message = getattr(error, "format_message", None)
+    message = str(format_message() if format_message is not None else error).strip()
+    message = " ".join(message.split()).rstrip(".")
+    code = getattr(error, "exit_code", 2)
+    hint = f" (see '{path} --help')" if code == 2 else ""
+    typer.echo(f"king: {message[:1].lower()}{message[1:]}{hint}", err=True)
+    return code if isinstance(code, int) else 2

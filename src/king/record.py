@@ -38,6 +38,7 @@ __all__ = [
     "to_record",
     "distinct_names",
     "dump",
+    "is_record_file",
     "parse",
     "replay",
     "load",
@@ -255,6 +256,31 @@ def parse(source: str | bytes | Path | Mapping[str, Any]) -> Mapping[str, Any]:
     ):
         raise RecordError("'players' must be a list of four names")
     return data
+
+
+#: How much of a file :func:`is_record_file` reads to recognise it.
+_SNIFF_BYTES = 1 << 20
+
+
+def is_record_file(path: Path) -> bool:
+    """Whether ``path`` holds a ``king-record/1`` record, JSON lines of them (as ``king
+    arena --out`` writes), or nothing at all: a file that may be written over.  Only the
+    first record is read (at most a megabyte)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_SNIFF_BYTES)
+    except OSError:
+        return False
+    if not head.strip():
+        return True
+    first = head.lstrip().split(b"\n", 1)[0] if head.lstrip().startswith(b"{") else head
+    for candidate in (head, first):
+        try:
+            parse(candidate)
+        except RecordError:
+            continue
+        return True
+    return False
 
 
 class _Stop(Exception):

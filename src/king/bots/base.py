@@ -8,6 +8,7 @@ so a match can be replayed exactly.
 
 from __future__ import annotations
 
+import importlib
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -100,35 +101,83 @@ class BotDemand:
 @dataclass(frozen=True, slots=True)
 class BotInfo:
     """A registered bot: its name, a line about it, its strength rank (higher is
-    stronger), and how to build one from a seed and options."""
+    stronger), how to build one from a seed and options, and whether a server's table
+    may seat it (``tables``: false for a bot that reads files or starts programs)."""
 
     name: str
     summary: str
     strength: int
     factory: Callable[[int, dict[str, str]], Bot]
+    tables: bool = True
 
 
+def _lazy(module: str, function: str) -> Callable[[int, dict[str, str]], Bot]:
+    """A factory that imports its module on first use: naming a bot loads only that
+    bot (the search bot's compiled kernels cost a second to import)."""
+
+    def factory(seed: int, options: dict[str, str]) -> Bot:
+        build: Callable[[int, dict[str, str]], Bot] = getattr(
+            importlib.import_module(module), function
+        )
+        return build(seed, options)
+
+    return factory
+
+
+#: The bots that come with king, declared here so that listing them imports none.
+BUILTIN_BOTS: tuple[BotInfo, ...] = (
+    BotInfo("random", "a uniformly random legal choice", 0, _lazy("king.bots.random_bot", "build")),
+    BotInfo(
+        "rule",
+        "heuristic player: counts cards, ducks, sheds, draws trumps",
+        10,
+        _lazy("king.bots.rule", "build"),
+    ),
+    BotInfo(
+        "search",
+        "Monte Carlo search over sampled deals with compiled rule-policy rollouts",
+        100,
+        _lazy("king.bots.search", "build"),
+    ),
+    BotInfo(
+        "policy",
+        "a saved linear policy: policy:file=PATH.npz (&sample=1 samples); bare, the example's",
+        1,
+        _lazy("king.env.policy", "build_policy_bot"),
+        tables=False,
+    ),
+)
+
+#: Bots registered at run time (:func:`register`, ``king.env.register_policy``).
 _REGISTRY: dict[str, BotInfo] = {}
 
 
 def register(
-    name: str, summary: str, strength: int
+    name: str, summary: str, strength: int, *, tables: bool = True
 ) -> Callable[[Callable[[int, dict[str, str]], Bot]], Callable[[int, dict[str, str]], Bot]]:
-    """Register a bot factory under ``name`` (a decorator)."""
+    """Register a bot factory under ``name`` in this process (a decorator)."""
 
     def decorator(
         factory: Callable[[int, dict[str, str]], Bot],
     ) -> Callable[[int, dict[str, str]], Bot]:
-        _REGISTRY[name] = BotInfo(name, summary, strength, factory)
+        _REGISTRY[name] = BotInfo(name, summary, strength, factory, tables)
         return factory
 
     return decorator
 
 
+def _known() -> dict[str, BotInfo]:
+    return {info.name: info for info in BUILTIN_BOTS} | _REGISTRY
+
+
 def available_bots() -> list[BotInfo]:
-    """The registered bots, strongest first."""
-    _load_builtin()
-    return sorted(_REGISTRY.values(), key=lambda info: (-info.strength, info.name))
+    """Every bot that can be named, strongest first (importing none of them)."""
+    return sorted(_known().values(), key=lambda info: (-info.strength, info.name))
+
+
+def bot_names() -> str:
+    """The bots' names for a help text: ``search, rule, policy, random``."""
+    return ", ".join(info.name for info in available_bots())
 
 
 def strongest_bot() -> str:
@@ -159,24 +208,15 @@ def make_bot(spec: str, seed: int = 0, *, timeout: float = 5.0) -> Bot:
     """Build a bot from its specification: ``random``, ``rule``, ``search:time=0.5``
     or ``cmd:python examples/my_bot.py`` (an external program, see
     ``docs/bot-protocol.md``, given ``timeout`` seconds per answer)."""
-    _load_builtin()
     name, options = parse_spec(spec)
     if isinstance(options, str):
         from king.bots.external import ExternalBot
 
         return ExternalBot(options, seed=seed, timeout=timeout)
-    if name == "policy" and name not in _REGISTRY:
-        from king.env import policy  # noqa: F401  (registers trained numpy policies)
-    info = _REGISTRY.get(name)
+    info = _known().get(name)
     if info is None:
-        known = ", ".join(sorted(_REGISTRY)) + ", cmd:COMMAND"
-        raise BotSpecError(f"no bot is called {name!r}: choose from {known}")
+        raise BotSpecError(f"no bot is called {name!r}: choose from {bot_names()}, cmd:COMMAND")
     return info.factory(seed, options)
 
 
-def _load_builtin() -> None:
-    # Importing the modules registers their bots.
-    from king.bots import random_bot, rule, search  # noqa: F401
-
-
-__all__ += ["parse_spec", "strongest_bot"]
+__all__ += ["BUILTIN_BOTS", "bot_names", "parse_spec", "strongest_bot"]

@@ -972,3 +972,13 @@ def sample_worlds(
                 out[w, seat] = 0
             failures += 1
     return failures
+
+
+#: The compiled functions :func:`warm_up` prepares (the others compile inside them).
+ENTRY_POINTS = (
+    declaration_values,
+    log_likelihoods,
+    evaluate_worlds,
+    solve,
+    sample_worlds,
+)

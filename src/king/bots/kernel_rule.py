@@ -624,3 +624,7 @@ def warm_up() -> None:
     rule_declaration_values(worlds, 0, NO_TRICKS, -1, 0, out)
     logs = np.zeros(1, dtype=np.float64)
     rule_likelihoods(worlds, np.array([0], dtype=np.int64), 0, 0, NO_TRICKS, -1, 0, 0.3, logs)
+
+
+#: The compiled functions :func:`warm_up` prepares (the others compile inside them).
+ENTRY_POINTS = (rule_rollouts, rule_declaration_values, rule_likelihoods)

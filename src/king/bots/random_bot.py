@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from king.bots.base import Bot, BotSpecError, register
+from king.bots.base import Bot, BotSpecError
 from king.cards import Card
 from king.rules import Declaration
 from king.view import SeatView
@@ -20,8 +20,7 @@ class RandomBot(Bot):
         return self.rng.choice(list(view.legal_cards))
 
 
-@register("random", "a uniformly random legal choice", strength=0)
-def _make(seed: int, options: dict[str, str]) -> RandomBot:
+def build(seed: int, options: dict[str, str]) -> RandomBot:
     if options:
         raise BotSpecError(f"the random bot takes no options, not {', '.join(options)}")
     return RandomBot(seed)

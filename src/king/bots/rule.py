@@ -19,7 +19,7 @@ wins, never waste a high card on a trick already lost.  Declaring lives in
 
 from __future__ import annotations
 
-from king.bots.base import Bot, BotSpecError, register
+from king.bots.base import Bot, BotSpecError
 from king.bots.rule_declare import choose_declaration
 from king.cards import DECK, SUIT_MASKS, Card
 from king.rules import PENALTY_MASKS, POINTS_PER_UNIT, Declaration
@@ -494,8 +494,7 @@ def choose_card(view: SeatView) -> int:
     return _play_negative(table)
 
 
-@register("rule", "heuristic player: counts cards, ducks, sheds, draws trumps", strength=10)
-def _make(seed: int, options: dict[str, str]) -> RuleBot:
+def build(seed: int, options: dict[str, str]) -> RuleBot:
     if options:
         raise BotSpecError(f"the rule bot takes no options, not {', '.join(options)}")
     return RuleBot(seed)

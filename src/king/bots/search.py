@@ -31,12 +31,13 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from king.bots import kernel, kernel_rule
-from king.bots.base import Bot, BotDemand, BotSpecError, register
+from king.bots.base import Bot, BotDemand, BotSpecError
 from king.bots.rule import choose_card
 from king.bots.sampler import Constraints, constraints, sample_world
 from king.cards import DECK, Card
@@ -283,6 +284,17 @@ class SearchBot(Bot):
         return TYPICAL_VALUE[choice.contract]
 
 
+def needs_compiling() -> bool | None:
+    """Whether building a search bot now compiles its kernels (numba has no usable cache
+    of them: the first run after an install, or after the kernels changed); ``None``
+    when this numba does not say."""
+    entries: tuple[Any, ...] = (*kernel.ENTRY_POINTS, *kernel_rule.ENTRY_POINTS)
+    try:
+        return any(not entry._cache._cache_file._load_index() for entry in entries)
+    except Exception:  # numba's cache internals moved: we cannot tell
+        return None
+
+
 def _sample(known: Constraints, rng: random.Random, count: int) -> NDArray[np.int64]:
     """``count`` worlds dealt by the kernel; the rare one it cannot deal is dealt by the
     exhaustive search of :func:`king.bots.sampler.sample_world`."""
@@ -359,8 +371,7 @@ _OPTIONS = {
 }
 
 
-@register("search", "Monte Carlo search over sampled deals with compiled rule-policy rollouts", 100)
-def _make(seed: int, options: dict[str, str]) -> SearchBot:
+def build(seed: int, options: dict[str, str]) -> SearchBot:
     kwargs: dict[str, float | int | str] = {}
     for key, value in options.items():
         if key == "model":

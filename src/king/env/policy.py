@@ -220,12 +220,7 @@ def load_policy(path: str | Path, *, sample: bool = False, seed: int = 0) -> Lin
 EXAMPLE_POLICY = Path(__file__).resolve().parents[3] / "examples" / "rl_policy.npz"
 
 
-@register(
-    "policy",
-    "a saved linear policy: policy:file=PATH.npz (&sample=1 samples); bare, the example's",
-    1,
-)
-def _make_policy_bot(seed: int, options: dict[str, str]) -> PolicyBot:
+def build_policy_bot(seed: int, options: dict[str, str]) -> PolicyBot:
     unknown = set(options) - {"file", "sample"}
     if unknown:
         raise BotSpecError(f"the policy bot takes file= and sample=, not {', '.join(unknown)}")

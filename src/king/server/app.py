@@ -25,10 +25,10 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from king import __version__
-from king.bots import available_bots
 from king.jsontext import JSONTextError, loads
 from king.server.config import ServerSettings
 from king.server.languages import choose_language, language_names, page_messages
+from king.server.players import table_bots
 from king.server.protocol import (
     PROTOCOL_VERSION,
     BotInfoModel,
@@ -285,8 +285,7 @@ def _add_api(app: FastAPI) -> None:
     @app.get("/api/bots")
     async def bots() -> list[BotInfoModel]:
         return [
-            BotInfoModel(name=b.name, summary=b.summary, strength=b.strength)
-            for b in available_bots()
+            BotInfoModel(name=b.name, summary=b.summary, strength=b.strength) for b in table_bots()
         ]
 
     @app.get("/api/i18n")

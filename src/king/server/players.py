@@ -13,17 +13,38 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 
-from king.bots import Bot, BotDemand, BotSpecError, available_bots, make_bot, parse_spec
+from king.bots import (
+    Bot,
+    BotDemand,
+    BotInfo,
+    BotSpecError,
+    available_bots,
+    make_bot,
+    parse_spec,
+)
 from king.cards import Card
 from king.rules import Declaration
 from king.server.config import ServerSettings
 from king.view import SeatView
 
-__all__ = ["BotLimitError", "BotRunner", "check_bot_spec", "fallback_choice", "bot_seed"]
+__all__ = [
+    "BotLimitError",
+    "BotRunner",
+    "check_bot_spec",
+    "table_bots",
+    "fallback_choice",
+    "bot_seed",
+]
 
 log = logging.getLogger("king.server")
 
 Action = Declaration | Card
+
+
+def table_bots() -> list[BotInfo]:
+    """The bots a table may seat, strongest first (none that reads files or runs
+    programs)."""
+    return [info for info in available_bots() if info.tables]
 
 
 class BotLimitError(BotSpecError):
@@ -41,9 +62,12 @@ def check_bot_spec(spec: str, settings: ServerSettings | None = None) -> str:
     name, options = parse_spec(spec)
     if isinstance(options, str):
         raise BotSpecError("a table cannot run external programs ('cmd:' bots)")
-    known = {info.name for info in available_bots()}
+    known = [info.name for info in table_bots()]
     if name not in known:
-        raise BotSpecError(f"no bot is called {name!r}: choose from {', '.join(sorted(known))}")
+        everywhere = {info.name for info in available_bots()}
+        if name in everywhere:
+            raise BotSpecError(f"the {name!r} bot reads files, so a table cannot seat it")
+        raise BotSpecError(f"no bot is called {name!r}: choose from {', '.join(known)}")
     bot = make_bot(spec)  # checks the options too
     try:
         demand = bot.demand()

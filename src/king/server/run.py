@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import socket
 import sys
 import threading
+import urllib.request
 import webbrowser
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -20,7 +23,7 @@ from king.server.app import create_app
 from king.server.config import ServerSettings
 from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.registry import Registry
-from king.server.store import EventStore, StoreError
+from king.server.store import EventStore, StoreError, StoreLockedError
 
 __all__ = [
     "ClientFaultFilter",
@@ -96,8 +99,9 @@ def _run(
     sock: socket.socket,
     on_ready: Callable[[Registry], None] | None,
     log_level: str,
+    store: EventStore | None = None,
 ) -> None:
-    store = _open_store(settings)
+    store = store if store is not None else _open_store(settings)
     app = create_app(settings, store, on_ready)
     config = uvicorn.Config(
         app,
@@ -152,14 +156,34 @@ def run_local(
     """Serve on 127.0.0.1 (a free port) and open the browser at a table where the person
     plays seat 0 against ``bots``.  The last unfinished local game is resumed unless
     ``new`` is set; its table and token are kept beside the database.  With ``language``
-    the page opens in it (``?lang=tr``) instead of the browser's language."""
+    the page opens in it (``?lang=tr``) instead of the browser's language.  When another
+    ``king`` already serves this database, its table is opened instead (a new one there
+    with ``new``)."""
     settings = settings.unbounded()  # only its owner reaches it: no limits on visitors
-    sock = bind("127.0.0.1", 0)
-    url = _url(sock)
     saved = settings.db.with_name("local-table.json")
+    running = settings.db.with_name("local-server.json")
+    try:
+        store = EventStore(settings.db, durable=settings.durable)
+    except StoreLockedError as error:
+        address = _join_running(running, saved, bots, rules, new, language)
+        if address is None:
+            raise ServeError(str(error)) from None
+        echo(f"king: king is already running; your table is at {address}")
+        if open_browser:
+            webbrowser.open(address)
+        return
+    except StoreError as error:
+        raise ServeError(str(error)) from None
+    try:
+        sock = bind("127.0.0.1", 0)
+    except ServeError:
+        store.close()
+        raise
+    url = _url(sock)
 
     def ready(registry: Registry) -> None:
         table_id, token = _local_table(registry, saved, bots, rules, new)
+        _write_note(running, {"url": url, "pid": os.getpid()})
         address = local_address(url, table_id, token, language)
         echo(f"king: your table is at {address}")
         echo("king: Ctrl-C stops the server (the game is saved; `king` resumes it)")
@@ -167,7 +191,68 @@ def run_local(
         if open_browser:
             threading.Thread(target=webbrowser.open, args=(address,), daemon=True).start()
 
-    _run(settings, sock, ready, "warning")
+    try:
+        _run(settings, sock, ready, "warning", store)
+    finally:
+        running.unlink(missing_ok=True)
+
+
+def _join_running(
+    running: Path,
+    saved: Path,
+    bots: Sequence[str],
+    rules: Rules,
+    new: bool,
+    language: str | None,
+) -> str | None:
+    """The address of the local table at the ``king`` that holds the database, or
+    ``None`` when it cannot be reached (the lock is then someone else's)."""
+    note = _read_note(running)
+    url = note.get("url") if note is not None else None
+    if not isinstance(url, str) or not url.startswith("http://127.0.0.1:"):
+        return None
+    try:
+        with urllib.request.urlopen(f"{url}/api/health", timeout=3) as answer:
+            if not loads(answer.read()).get("ok"):
+                return None
+        table = _read_note(saved)
+        if new or table is None:
+            request = _local_request(bots, rules).model_dump_json().encode()
+            post = urllib.request.Request(
+                f"{url}/api/tables", data=request, headers={"content-type": "application/json"}
+            )
+            with urllib.request.urlopen(post, timeout=10) as answer:
+                claim = loads(answer.read())
+            table = {"table": claim["table"], "token": claim["token"]}
+            _write_note(saved, table)
+        return local_address(url, str(table["table"]), str(table["token"]), language)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _read_note(path: Path) -> dict[str, Any] | None:
+    """A small JSON note kept beside the database, or ``None``."""
+    try:
+        data = loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _write_note(path: Path, data: dict[str, Any]) -> None:
+    try:
+        path.write_text(json.dumps(data), encoding="utf-8")
+        path.chmod(0o600)
+    except OSError:
+        pass  # the game still works; a second `king` just cannot find it
+
+
+def _local_request(bots: Sequence[str], rules: Rules) -> CreateTableRequest:
+    seats = [SeatRequest(kind="human")] + [SeatRequest(kind="bot", bot=b) for b in bots]
+    spec = rules.to_spec()
+    return CreateTableRequest(
+        rules=spec if isinstance(spec, str) else dict(spec), seats=seats, seat=0, name=LOCAL_NAME
+    )
 
 
 def local_address(url: str, table_id: str, token: str, language: str | None = None) -> str:
@@ -186,24 +271,15 @@ def _local_table(
 ) -> tuple[str, str]:
     """The local game to open: the saved unfinished one, or a new one."""
     if not new and saved.is_file():
+        data = _read_note(saved)
         try:
-            data = loads(saved.read_bytes())
-            table = registry.get(str(data["table"]))
-            token = str(data["token"])
-            if table is not None and table.status != "over" and table.authenticate(token) == 0:
+            table = registry.get(str(data["table"])) if data is not None else None
+            token = str(data["token"]) if data is not None else ""
+            if table is not None and table.is_open and table.authenticate(token) == 0:
                 return table.id, token
-        except (OSError, ValueError, KeyError, TypeError, StoreError):
+        except (KeyError, StoreError):
             pass  # an unreadable note only means a new game
-    seats = [SeatRequest(kind="human")] + [SeatRequest(kind="bot", bot=b) for b in bots]
-    spec = rules.to_spec()
-    request = CreateTableRequest(
-        rules=spec if isinstance(spec, str) else dict(spec), seats=seats, seat=0, name=LOCAL_NAME
-    )
-    table, _, new_token = registry.create(request)
+    table, _, new_token = registry.create(_local_request(bots, rules))
     assert new_token is not None
-    try:
-        saved.write_text(json.dumps({"table": table.id, "token": new_token}), encoding="utf-8")
-        saved.chmod(0o600)
-    except OSError:
-        pass  # the game still works; it just cannot be resumed by `king`
+    _write_note(saved, {"table": table.id, "token": new_token})
     return table.id, new_token
