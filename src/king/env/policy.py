@@ -23,9 +23,10 @@ Declaration(contract=<Contract.NO_TRICKS: 'no-tricks'>, trump=None)
 from __future__ import annotations
 
 import random
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -192,12 +193,22 @@ class LinearPolicy:
     def load(path: str | Path, rng: np.random.Generator | None = None) -> LinearPolicy:
         """Read a policy written by :meth:`save`; refuses one made for another layout."""
         try:
-            with np.load(path, allow_pickle=False) as data:
+            loaded = np.load(path, allow_pickle=False)
+            if not isinstance(loaded, np.lib.npyio.NpzFile):
+                raise ValueError("it holds one array, not a policy's .npz archive")
+            with loaded as data:
+                members = data.zip.infolist() if data.zip is not None else []
+                for member in members:
+                    if member.file_size > MAX_ARRAY_BYTES:
+                        raise ValueError(
+                            f"{member.filename} unpacks to {member.file_size} bytes; "
+                            f"a policy's arrays are under {MAX_ARRAY_BYTES}"
+                        )
                 kind = str(data["kind"])
                 version = int(data["observation_version"])
-                weights = data["weights"]
-                bias = data["bias"]
-        except (OSError, KeyError, ValueError) as error:
+                weights = _numbers(data["weights"], "weights")
+                bias = _numbers(data["bias"], "bias")
+        except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as error:
             raise PolicyFileError(f"cannot read a policy from {path}: {error}") from None
         if kind != "linear-softmax":
             raise PolicyFileError(f"{path} holds a {kind!r} policy, not a linear-softmax one")
@@ -207,6 +218,20 @@ class LinearPolicy:
                 f"this king encodes layout {OBSERVATION_VERSION}"
             )
         return LinearPolicy(weights, bias, rng)
+
+
+#: The largest array a policy file may unpack to (the linear policy's weights are ~40 KB).
+MAX_ARRAY_BYTES = 16 * 1024 * 1024
+
+
+def _numbers(array: NDArray[Any], name: str) -> NDArray[np.float32]:
+    """A policy array, refused unless it holds finite real numbers."""
+    if array.dtype.kind not in "fiu":
+        raise ValueError(f"the {name} are {array.dtype}, not numbers")
+    numbers = array.astype(np.float32)
+    if not np.isfinite(numbers).all():
+        raise ValueError(f"the {name} hold NaN or infinite values")
+    return numbers
 
 
 def load_policy(path: str | Path, *, sample: bool = False, seed: int = 0) -> LinearPolicy:

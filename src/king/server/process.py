@@ -42,6 +42,7 @@ class ServerProcess:
         bot_pause: float = 0.0,
         away_after: float = 45.0,
         stand_in: str = "random",
+        tables_per_address: int = 1000,
         extra: tuple[str, ...] = (),
     ) -> None:
         self.db = db
@@ -64,6 +65,10 @@ class ServerProcess:
             str(away_after),
             "--stand-in",
             stand_in,
+            # Every test client comes from 127.0.0.1: the per-address cap would bind them
+            # all together, so it is raised unless a test sets it.
+            "--tables-per-address",
+            str(tables_per_address),
             *extra,
         ]
         self._process: subprocess.Popen[bytes] | None = None

@@ -76,10 +76,14 @@ class Registry:
         if host is not None and per_address is not None:
             mine = sum(1 for t in self._tables.values() if t.host == host and t.is_open)
             if mine >= per_address:
+                idle = self.settings.idle_close
+                wait = (
+                    "" if idle is None else f" (one is closed after {idle / 60:g} min without play)"
+                )
                 raise ActionError(
                     "too_many_tables",
-                    f"you already have {mine} open tables, the most this server allows one "
-                    f"address (--tables-per-address); finish or leave one first",
+                    f"you already have {mine} unfinished tables, the most this server allows "
+                    f"one address (--tables-per-address): finish one first{wait}",
                 )
         try:
             rules = Rules.from_spec(request.rules)
