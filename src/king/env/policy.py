@@ -217,7 +217,10 @@ class LinearPolicy:
                 f"{path} was trained on observation layout {version}; "
                 f"this king encodes layout {OBSERVATION_VERSION}"
             )
-        return LinearPolicy(weights, bias, rng)
+        try:
+            return LinearPolicy(weights, bias, rng)
+        except PolicyFileError as error:
+            raise PolicyFileError(f"{path}: {error}") from None
 
 
 #: The largest array a policy file may unpack to (the linear policy's weights are ~40 KB).
