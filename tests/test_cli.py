@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from king.bots import available_bots
 from king.game import Game
-from king.record import dump
+from king.record import dump, replay
 from king.rules import Rules
 from tests.conftest import EXAMPLES, play_random_game
 
@@ -163,3 +165,112 @@ def test_bot_preparation_is_quiet_and_errors_still_reach_the_caller(
 
     with pytest.raises(ValueError, match="no such bot"):
         _with_notice(broken)
+
+
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (("arena", "--bots", "rule,rule,rule,rule", "--deals", "0"), "'--deals'"),
+        (("arena", "--bots", "rule,rule,rule,rule", "--deals", "-5"), "'--deals'"),
+        (("arena", "--bots", "rule,rule,rule,rule", "--deals", "many"), "'--deals'"),
+        (("arena", "--bots", "rule,rule,rule,rule", "--jobs", "0"), "'--jobs'"),
+        (("serve", "--port", "99999"), "'--port'"),
+        (("play", "--seat", "4"), "'--seat'"),
+        (("play", "--seed", "-1"), "'--seed'"),
+        (("arena", "--bogus"), "--bogus"),
+        (("arena",), "'--bots'"),
+        (("replay",), "'file'"),
+        (("nosuch",), "'nosuch'"),
+    ],
+)
+def test_command_line_mistakes_get_one_line_and_exit_2(args: tuple[str, ...], names: str) -> None:
+    result = king(*args)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("king: ") and names in result.stderr
+    assert "--help" in result.stderr
+    assert not set("╭╮╰╯│─") & set(result.stderr)  # no boxed panel
+
+
+def test_an_arena_whose_games_are_abandoned_exits_1_and_names_the_bot() -> None:
+    result = king("arena", "--bots", "cmd:nonexistent-program,rule,rule,rule", "--deals", "2")
+    assert result.returncode == 1
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("king: 8 of 8 deals were abandoned")
+    assert "'cmd:nonexistent-program' could not be started" in last
+    assert "abandoned: set 0 rotation 0" in result.stdout  # and the report says where
+
+
+def test_output_files_are_not_written_over_unless_they_are_records_or_forced(
+    tmp_path: Path,
+) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text("# my notes\n")
+    arena = ("arena", "--bots", "random,random,random,random", "--deals", "1")
+    refused = king(*arena, "--out", str(notes))
+    assert refused.returncode == 2
+    assert "not a game record" in refused.stderr and "--force" in refused.stderr
+    assert notes.read_text() == "# my notes\n"
+    assert king(*arena, "--out", str(notes), "--force").returncode == 0
+    assert replay(notes.read_text().splitlines()[0]).valid
+    assert king(*arena, "--out", str(notes)).returncode == 0  # records may be replaced
+    folder = king(*arena, "--out", str(tmp_path))
+    assert folder.returncode == 2 and "is a folder" in folder.stderr
+    readme = tmp_path / "README.md"
+    readme.write_text("read me\n")
+    play = king("play", "--save", str(readme), "--bots", "random,random,random")
+    assert play.returncode == 2
+    assert "not a game record" in play.stderr and "--force" in play.stderr
+    assert readme.read_text() == "read me\n"
+
+
+def test_help_lists_every_registered_bot_and_shows_defaults() -> None:
+    names = [info.name for info in available_bots()]
+    for command in (("arena",), ("play",), ()):
+        text = king(*command, "--help").stdout
+        flat = " ".join(text.split())
+        for name in names:
+            assert name in flat, (command, name)
+        assert "<bool>" not in text
+    arena = " ".join(king("arena", "--help").stdout.split())
+    assert "(100 unless --games is given)" in arena
+    assert "Exit status: 0 when every game was played, 1 when a bot failed" in arena
+    bench = " ".join(king("bench", "--help").stdout.split())
+    assert "later" not in bench and "ratio against a baseline" in bench
+    serve = " ".join(king("serve", "--help").stdout.split())
+    for flag in ("--max-bot-time", "--max-bot-threads", "--max-bot-worlds", "--max-bot-exact"):
+        assert flag in serve
+    assert "--tables-per-address" in serve and "--idle-close" in serve
+
+
+def test_replay_and_resume_place_a_fault_alike(tmp_path: Path) -> None:
+    """One numbering everywhere, RECORD.md's: deals and plays count from 0."""
+    where = "deal 1, play 1, seat 3 played 2S"
+    assert where in king("replay", str(EXAMPLES / "illegal-play.json")).stdout
+    resumed = king("play", "--resume", str(EXAMPLES / "illegal-play.json"))
+    assert resumed.returncode == 2 and where in resumed.stderr
+
+
+def test_the_compile_notice_shows_only_when_numba_compiles(tmp_path: Path) -> None:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    args = ["arena", "--bots", "search:time=0.01&worlds=16,random,random,random", "--deals", "1"]
+
+    def run() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "king", *args],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+            env=env,
+        )
+
+    first = run()
+    assert first.returncode == 0, first.stderr
+    assert "compiling the search bot for this machine" in first.stderr
+    second = run()
+    assert second.returncode == 0, second.stderr
+    assert "compiling" not in second.stderr and "preparing" not in second.stderr
+    rule = king(*args[:1], "--bots", "rule,rule,random,random", "--deals", "1")
+    assert "compiling" not in rule.stderr

@@ -174,3 +174,52 @@ def test_king_serve_lang_is_the_page_default(tmp_path: Path) -> None:
         assert answer["language"] == "th"
         asked = httpx.get(f"{server.url}/api/i18n", params={"lang": "fr"}, timeout=10).json()
         assert asked["language"] == "fr"  # the browser's choice comes first
+
+
+def test_a_second_king_opens_the_running_table_instead_of_refusing(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    args = ("--db", str(db), "--bots", "random,random,random", "--no-browser")
+    process, line = start_local(*args)
+    try:
+        first = ADDRESS.search(line)
+        assert first, line
+        again = subprocess.run(
+            [sys.executable, "-m", "king", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert again.returncode == 0, again.stderr
+        assert "already running" in again.stdout
+        assert first.group(0) in again.stdout  # the same table, with its token
+        fresh = subprocess.run(
+            [sys.executable, "-m", "king", *args, "--new"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        other = ADDRESS.search(fresh.stdout)
+        assert fresh.returncode == 0 and other, fresh.stdout + fresh.stderr
+        assert other.group(1) == first.group(1) and other.group(2) != first.group(2)
+        info = httpx.get(f"{other.group(1)}/api/tables/{other.group(2)}", timeout=10).json()
+        assert info["status"] == "playing"
+    finally:
+        assert stop(process) == 130
+    assert not db.with_name("local-server.json").exists()  # the note goes with the server
+    # A database locked by something that is not a running king is still refused.
+    process, _ = start_local(*args)
+    db.with_name("local-server.json").unlink()
+    try:
+        refused = subprocess.run(
+            [sys.executable, "-m", "king", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert refused.returncode == 1
+        assert "another king server is using" in refused.stderr
+    finally:
+        stop(process)

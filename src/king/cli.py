@@ -631,8 +631,8 @@ def arena_command(
             "--deals",
             metavar="N",
             min=1,
-            show_default=str(DEFAULT_DEALS),
-            help="Play this many single deals (all contracts) (the default without --games).",
+            help=f"Play this many single deals, every contract in turn ({DEFAULT_DEALS} "
+            "unless --games is given).",
         ),
     ] = None,
     seed: Annotated[

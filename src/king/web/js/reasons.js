@@ -40,6 +40,6 @@ export function errorText(message) {
   }
   const known = `error.${message.code}`;
   if (message.code === "illegal") return t("error.illegal", { message: message.message });
-  if (t(known) !== known) return t(known);
+  if (t(known) !== known) return t(known, { message: message.message });
   return t("error.generic", { message: message.message });
 }

@@ -85,8 +85,10 @@ function renderAll() {
   renderDeclare(ctx, declare);
   renderWaiting();
   const over = ctx.state?.view.phase === "over";
+  const closed = ctx.table?.status === "closed";
+  if (closed) banner(t("table.closed"));
   const record = document.getElementById("btn-record");
-  record.hidden = !over;
+  record.hidden = !(over || closed);
   record.href = api.recordUrl(tableId);
   record.setAttribute("download", "");
   const free = ctx.table ? ctx.table.seats.filter((s) => !s.claimed).length : 0;
