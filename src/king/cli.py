@@ -562,7 +562,7 @@ def replay_command(
         typer.Argument(help="A king-record/1 file, or JSON lines of them ('-' for stdin)."),
     ],
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print the report as JSON (RECORD.md).")
+        bool, typer.Option("--json", help="Print the report as JSON (docs/record.md).")
     ] = False,
 ) -> None:
     """Check a game record and show its deals, points and totals.
