@@ -386,7 +386,9 @@ for number, line in enumerate(sys.stdin.buffer):
 """
 
 
-@settings(max_examples=30, deadline=None)
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     documents(
         {"id": 1, "declare": "no-tricks"},
@@ -396,11 +398,11 @@ for number, line in enumerate(sys.stdin.buffer):
     st.booleans(),
 )
 def test_the_host_refuses_a_bots_garbage_with_a_bot_error(
-    document: str | bytes, in_handshake: bool
+    tmp_path: Path, document: str | bytes, in_handshake: bool
 ) -> None:
-    path = Path(os.environ.get("TMPDIR", "/tmp")) / f"king-fake-bot-{os.getpid()}.json"
+    path = tmp_path / "answer.json"
     path.write_bytes(as_bytes(document).replace(b"\n", b" "))
-    script = Path(os.environ.get("TMPDIR", "/tmp")) / f"king-fake-bot-{os.getpid()}.py"
+    script = tmp_path / "bot.py"
     script.write_text(FAKE_BOT)
     command = f"{sys.executable} {script} {path} {int(in_handshake)}"
     game = Game(seed=3)
@@ -490,3 +492,21 @@ def test_a_policy_file_is_loaded_or_refused_in_one_sentence(
     except BotSpecError as error:
         assert str(error) and "\n" not in str(error)
     assert path.read_bytes() == before
+
+
+def test_the_bot_protocol_reads_numbers_strictly_on_both_sides(tmp_path: Path) -> None:
+    for field, value in [("seat", True), ("deal", 1.0), ("declarer", "0")]:
+        request = {**HOST_PLAY, "view": {**HOST_PLAY["view"], field: value}}
+        with pytest.raises(HostMessageError, match="is not an integer"):
+            serve(PolicyBot(LinearPolicy.zeros()), io.StringIO(json.dumps(request)), io.StringIO())
+    answer = tmp_path / "answer.json"
+    answer.write_text('{"id": true, "declare": "no-tricks"}')
+    script = tmp_path / "bot.py"
+    script.write_text(FAKE_BOT)
+    game = Game(seed=3)
+    bot = ExternalBot(f"{sys.executable} {script} {answer} 0", timeout=5)
+    try:
+        with pytest.raises(BotError, match="answered id True to request 1"):
+            bot.act(game.view(game.to_act or 0))
+    finally:
+        bot.close()

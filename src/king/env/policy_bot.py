@@ -21,8 +21,9 @@ from king.cards import Card, CardSet
 from king.deal import Trick
 from king.env.policy import PolicyBot, PolicyFileError, load_policy
 from king.game import DealResult, Phase
-from king.jsontext import loads
+from king.jsontext import is_int, loads
 from king.rules import NEGATIVE_CONTRACTS, Contract, Declaration, Rules
+from king.texts import quoted
 from king.view import SeatView
 
 __all__ = ["HostMessageError", "main", "serve", "view_from_json"]
@@ -30,8 +31,15 @@ __all__ = ["HostMessageError", "main", "serve", "view_from_json"]
 PROTOCOL = "king-bot/1"
 
 
+def _int(value: object) -> int:
+    """A JSON integer, strictly: ``true``, ``1.0`` and ``"1"`` are refused."""
+    if not is_int(value):
+        raise TypeError(f"{quoted(value)} is not an integer")
+    return value
+
+
 def _four(values: Sequence[int]) -> tuple[int, int, int, int]:
-    a, b, c, d = (int(v) for v in values)
+    a, b, c, d = (_int(v) for v in values)
     return a, b, c, d
 
 
@@ -50,33 +58,33 @@ def view_from_json(view: Mapping[str, Any], legal: Sequence[str] = ()) -> SeatVi
     declaring = phase is Phase.DECLARING
     legal_cards = CardSet() if declaring else CardSet.of(list(legal))
     legal_declarations = tuple(Declaration.parse(d) for d in legal) if declaring else ()
-    counts = {str(k): int(v) for k, v in view["contract_counts"].items()}
+    counts = {str(k): _int(v) for k, v in view["contract_counts"].items()}
     tricks = []
     for trick in view["tricks"]:
         a, b, c, d = (Card.parse(card) for card in trick["cards"])
-        tricks.append(Trick(int(trick["leader"]), (a, b, c, d), int(trick["winner"])))
+        tricks.append(Trick(_int(trick["leader"]), (a, b, c, d), _int(trick["winner"])))
     results = []
     for number, result in enumerate(view["results"]):
         declaration = _declaration(result["contract"], result.get("trump"))
         assert declaration is not None
         results.append(
-            DealResult(number, int(result["declarer"]), declaration, _four(result["points"]))
+            DealResult(number, _int(result["declarer"]), declaration, _four(result["points"]))
         )
     leader = view.get("leader")
     to_act = view.get("to_act")
     return SeatView(
-        seat=int(view["seat"]),
+        seat=_int(view["seat"]),
         rules=Rules.from_spec(view["rules"]),
         phase=phase,
-        deal_number=int(view["deal"]),
-        declarer=int(view["declarer"]),
+        deal_number=_int(view["deal"]),
+        declarer=_int(view["declarer"]),
         declaration=_declaration(view.get("contract"), view.get("trump")),
         hand=CardSet.of(view["hand"]),
-        to_act=None if to_act is None else int(to_act),
+        to_act=None if to_act is None else _int(to_act),
         legal_cards=legal_cards,
         legal_declarations=legal_declarations,
-        leader=None if leader is None else int(leader),
-        current_trick=tuple((int(p["seat"]), Card.parse(p["card"])) for p in view["trick"]),
+        leader=None if leader is None else _int(leader),
+        current_trick=tuple((_int(p["seat"]), Card.parse(p["card"])) for p in view["trick"]),
         tricks=tuple(tricks),
         deal_points=_four(view["points"]),
         tricks_won=_four(view["tricks_won"]),
