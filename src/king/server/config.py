@@ -41,6 +41,9 @@ class ServerSettings:
     #: Seconds without a move or a connection after which an unfinished table is closed
     #: (its events are kept and its record can be downloaded); None: never.
     idle_close: float | None = 7200.0
+    #: Only the owner reaches this server (the local game): bots that read files, such
+    #: as ``policy:file=…``, may be seated.
+    trusted: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_pause <= 10:
@@ -63,7 +66,7 @@ class ServerSettings:
 
     def unbounded(self) -> ServerSettings:
         """These settings without the limits on visitors, for a server only its owner
-        uses (the local game of ``king``)."""
+        uses (the local game of ``king``): every bot but external programs may sit."""
         return replace(
             self,
             max_bot_seconds=None,
@@ -72,4 +75,5 @@ class ServerSettings:
             max_bot_exact=None,
             tables_per_address=None,
             idle_close=None,
+            trusted=True,
         )

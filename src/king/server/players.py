@@ -56,16 +56,18 @@ class BotLimitError(BotSpecError):
 
 
 def check_bot_spec(spec: str, settings: ServerSettings | None = None) -> str:
-    """The bot spec, checked: a registered bot (with its options) that asks for no more
-    than ``settings`` allow a visitor (:class:`BotLimitError` names the limit).  External
-    programs (``cmd:…``) are refused: a web request must never start a process."""
+    """The bot spec, checked: a registered bot (with its options).  For a visitor's
+    table (``settings`` of a server that others reach) only the bots that read no files
+    are allowed, asking for no more than ``settings`` allow (:class:`BotLimitError` names
+    the limit); with no settings, or ``trusted`` ones, the server's owner is asking.
+    External programs (``cmd:…``) are always refused: a table never starts a process."""
     name, options = parse_spec(spec)
     if isinstance(options, str):
         raise BotSpecError("a table cannot run external programs ('cmd:' bots)")
-    known = [info.name for info in table_bots()]
+    visitor = settings is not None and not settings.trusted
+    known = [info.name for info in (table_bots() if visitor else available_bots())]
     if name not in known:
-        everywhere = {info.name for info in available_bots()}
-        if name in everywhere:
+        if name in {info.name for info in available_bots()}:
             raise BotSpecError(f"the {name!r} bot reads files, so a table cannot seat it")
         raise BotSpecError(f"no bot is called {name!r}: choose from {', '.join(known)}")
     bot = make_bot(spec)  # checks the options too
