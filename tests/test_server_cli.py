@@ -40,6 +40,17 @@ def start_local(*args: str, env: dict[str, str] | None = None) -> tuple[subproce
     return process, lines[-1]
 
 
+def run_king(*args: str) -> subprocess.CompletedProcess[str]:
+    """``king ARGS`` to its end, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "king", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
 def stop(process: subprocess.Popen[str]) -> int:
     """Ctrl-C: the server shuts down cleanly (exit 130, as after any interrupt)."""
     process.send_signal(signal.SIGINT)
@@ -183,23 +194,11 @@ def test_a_second_king_opens_the_running_table_instead_of_refusing(tmp_path: Pat
     try:
         first = ADDRESS.search(line)
         assert first, line
-        again = subprocess.run(
-            [sys.executable, "-m", "king", *args],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        again = run_king(*args)
         assert again.returncode == 0, again.stderr
         assert "already running" in again.stdout
         assert first.group(0) in again.stdout  # the same table, with its token
-        fresh = subprocess.run(
-            [sys.executable, "-m", "king", *args, "--new"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        fresh = run_king(*args, "--new")
         other = ADDRESS.search(fresh.stdout)
         assert fresh.returncode == 0 and other, fresh.stdout + fresh.stderr
         assert other.group(1) == first.group(1) and other.group(2) != first.group(2)
@@ -212,13 +211,7 @@ def test_a_second_king_opens_the_running_table_instead_of_refusing(tmp_path: Pat
     process, _ = start_local(*args)
     db.with_name("local-server.json").unlink()
     try:
-        refused = subprocess.run(
-            [sys.executable, "-m", "king", *args],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
+        refused = run_king(*args)
         assert refused.returncode == 1
         assert "another king server is using" in refused.stderr
     finally:
