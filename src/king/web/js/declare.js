@@ -8,7 +8,8 @@ import { t } from "./strings.js";
 export function renderDeclare(ctx, onDeclare) {
   const box = document.getElementById("declare");
   const choices = ctx.state ? ctx.state.declarations : [];
-  if (!choices.length || ctx.state.view.phase !== "declaring") {
+  // Never under a dialog: the panel shows once the dialog (a deal's summary) is closed.
+  if (!choices.length || ctx.state.view.phase !== "declaring" || document.querySelector("dialog[open]")) {
     box.hidden = true;
     box.replaceChildren();
     return;

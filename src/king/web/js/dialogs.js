@@ -36,9 +36,10 @@ function numberCell(value, total = false) {
   return el("td", cls, total ? String(value) : signed(value));
 }
 
-/** After a deal: its contract, each player's points and the running totals. */
-export function showSummary(ctx) {
-  const view = ctx.state.view;
+/** After a deal: its contract, each player's points and the running totals
+ * (``state``: the state that ended it, whose results hold the deal). */
+export function showSummary(ctx, state = ctx.state) {
+  const view = state.view;
   const result = view.results[view.results.length - 1];
   if (!result) return;
   const dialog = document.getElementById("dlg-summary");
@@ -61,7 +62,9 @@ export function showSummary(ctx) {
   table.append(body);
   const buttons = wrap("div", closeButton(dialog, "summary.continue", "summary-continue"));
   buttons.className = "dialog-buttons";
-  dialog.append(table, buttons);
+  const auto = el("p", "muted small", "");
+  auto.id = "summary-auto";
+  dialog.append(table, auto, buttons);
   open(dialog);
 }
 

@@ -33,8 +33,15 @@ export function renderTopbar(ctx) {
   const state = ctx.state;
   if (!state) return;
   const view = state.view;
+  if (view.phase === "over") {
+    box.append(el("span", "deal-number", t("table.gameOver")));
+    return;
+  }
   const deal = Math.min(view.deal + 1, 20);
-  box.append(el("span", "deal-number", t("table.deal", { n: deal })));
+  const number = el("span", "deal-number", t("table.deal", { n: deal }));
+  number.id = "deal-number";
+  number.dataset.deal = String(deal);
+  box.append(number);
   if (view.contract) {
     const contract = el("span", "deal-contract", t(`contract.${view.contract}`));
     if (view.trump) contract.append(" ", suitMark(view.trump), " ", t(`suit.${view.trump}`));

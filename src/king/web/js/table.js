@@ -123,7 +123,84 @@ function timing() {
   return { arrive: pause > 0 ? 260 : 60, hold: pause > 0 ? Math.max(900, pause * 1.6) : 150 };
 }
 
+/** Seconds a deal's summary stays open before the next deal comes by itself. */
+const SUMMARY_SECONDS = 12;
+
+/**
+ * The end of a deal, in the order a person follows it: the last trick stays on the felt
+ * with who took it, then the deal's summary; only when it is closed (or after
+ * SUMMARY_SECONDS) does anything of the next deal show: its number, hand, totals and
+ * declaration.  The last deal ends in the final score sheet the same way.
+ */
+async function endOfDeal(message, hurry) {
+  const { arrive, hold } = timing();
+  const event = message.event;
+  const trick = message.last_trick;
+  const before = ctx.state;
+  if (before) {
+    // The finished deal as it stands after its last card: nothing of the next one yet.
+    const view = { ...before.view, hand: before.view.hand.filter((c) => c !== event.card), to_act: null, trick: [] };
+    ctx.state = { ...before, view, legal: [], declarations: [] };
+  }
+  ctx.pending = false;
+  renderAll();
+  if (trick) {
+    const cards = trick.cards.map((card, i) => ({ seat: (trick.leader + i) % 4, card }));
+    renderTrick(ctx, cards, { arriving: event.card, winner: trick.winner });
+    document.getElementById("turn").textContent = t("table.trickWon", { name: seatName(ctx, trick.winner) });
+    await sleep(hurry ? arrive : arrive + hold);
+  }
+  document.body.dataset.dealEnd = String(message.view.results.length);
+  if (message.view.phase === "over") {
+    ctx.state = message;
+    renderAll();
+    renderTrick(ctx, []);
+    showSheet(ctx, api.recordUrl(tableId));
+    return;
+  }
+  await summarySeen(message, hurry);
+  ctx.state = message;
+  renderAll();
+  renderTrick(ctx, message.view.trick);
+}
+
+/** The state whose deal the open summary shows (to redraw it in another language). */
+let summaryState = null;
+
+/** Show the summary of the deal just finished; resolves once it is closed. */
+function summarySeen(message, hurry) {
+  const dialog = document.getElementById("dlg-summary");
+  summaryState = message;
+  return new Promise((resolve) => {
+    // A spectator far behind (catching up) sees each summary for a moment only; a
+    // player always gets the whole time.
+    let left = hurry && ctx.seat === null ? 0 : SUMMARY_SECONDS;
+    const tick = () => {
+      const note = document.getElementById("summary-auto");
+      if (note) note.textContent = t("summary.auto", { n: left });
+      left -= 1;
+      if (left < 0) dialog.close();
+    };
+    const timer = window.setInterval(tick, 1000);
+    dialog.addEventListener(
+      "close",
+      () => {
+        window.clearInterval(timer);
+        summaryState = null;
+        resolve();
+      },
+      { once: true },
+    );
+    showSummary(ctx, message);
+    tick();
+  });
+}
+
 async function applyState(message, hurry) {
+  if (message.event && message.event.deal_over && message.event.kind === "play") {
+    await endOfDeal(message, hurry);
+    return;
+  }
   ctx.state = message;
   ctx.pending = false;
   const event = message.event;
@@ -146,10 +223,7 @@ async function applyState(message, hurry) {
     }
   }
   renderTrick(ctx, view.trick);
-  if (event && event.deal_over) {
-    if (view.phase === "over") showSheet(ctx, api.recordUrl(tableId));
-    else showSummary(ctx);
-  } else if (event && event.kind === "resume" && view.phase === "over") {
+  if (event && event.kind === "resume" && view.phase === "over") {
     showSheet(ctx, api.recordUrl(tableId));
   }
 }
@@ -233,7 +307,7 @@ function focusTurn() {
 function redraw() {
   renderAll();
   if (ctx.state && !pumping) renderTrick(ctx, ctx.state.view.trick);
-  if (document.getElementById("dlg-summary").open) showSummary(ctx);
+  if (document.getElementById("dlg-summary").open) showSummary(ctx, summaryState ?? ctx.state);
   if (document.getElementById("dlg-sheet").open) showSheet(ctx, api.recordUrl(tableId));
   if (document.getElementById("dlg-last").open) showLastTrick(ctx);
   if (document.getElementById("dlg-invite").open) showInvite(tableId, toast);
@@ -286,6 +360,12 @@ async function main() {
   installKeys();
   installDeclareKeys();
   document.getElementById("dlg-summary").addEventListener("close", () => window.setTimeout(focusTurn, 0));
+  // The declaration panel never opens under a dialog: it shows again once they close.
+  for (const dialog of document.querySelectorAll("dialog")) {
+    dialog.addEventListener("close", () => {
+      if (!pumping) renderAll();
+    });
+  }
   document.querySelector(".skip-link").addEventListener("click", (event) => {
     event.preventDefault();
     const target =
