@@ -92,7 +92,9 @@ export function showSheet(ctx, recordUrl) {
       body.append(row);
     });
     const foot = el("tr", "totals");
-    foot.append(el("th", "", t("sheet.total")), el("th"));
+    const label = el("th", "", t("sheet.total"));
+    label.colSpan = 2;
+    foot.append(label);
     for (const total of view.totals) foot.append(numberCell(total, true));
     table.append(body, wrap("tfoot", foot));
     const scroller = el("div", "sheet-scroll");

@@ -1,0 +1,205 @@
+"""The table at every screen size, phone first, and the flow of a deal's end, in Debian's
+Chromium: nothing scrolls sideways, every declaration and every card of the hand can be
+tapped where it shows, the score sheet shows all four players, and at each deal's end
+the summary comes before anything of the next deal."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from king.game import Game
+from king.server.process import ServerProcess
+from tests.test_web_browser import watch_errors
+from tests.test_web_i18n import serious_violations
+
+SIZES = [
+    (360, 640),
+    (390, 844),
+    (412, 915),
+    (844, 390),
+    (915, 412),
+    (768, 1024),
+    (1280, 720),
+    (1920, 1080),
+]
+LEGAL = '#hand .card[data-legal="true"]'
+CHOICES = "#declare:not([hidden]) button.choice"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("phone") / "king.db"
+    with ServerProcess(db, bot_pause=0) as process:
+        yield process
+
+
+def seat_of_first_declarer(seed: int) -> int:
+    """The seat that declares deal 1 of a classic game from ``seed``."""
+    declarer: int = Game(seed=seed).declarer
+    return declarer
+
+
+def open_table(browser: Browser, server: ServerProcess, size: tuple[int, int], seed: int) -> Page:
+    """A table where the person declares the first deal, on a touch screen of ``size``."""
+    seat = seat_of_first_declarer(seed)
+    seats: list[dict[str, str]] = [{"kind": "bot", "bot": "rule"}] * 4
+    seats[seat] = {"kind": "human"}
+    body = {"seats": seats, "seat": seat, "name": "Ada", "seed": seed}
+    claim = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
+    width, height = size
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=width < 800
+    )
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
+    return page
+
+
+def no_sideways_scroll(page: Page) -> None:
+    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert width[0] <= width[1], f"the page scrolls sideways: {width}"
+
+
+HITS = """(selector) => [...document.querySelectorAll(selector)].map((node) => {
+  const box = node.getBoundingClientRect();
+  const next = node.nextElementSibling?.getBoundingClientRect();
+  const strip = next && next.top === box.top ? next.left - box.left : box.width;
+  const x = box.left + Math.min(strip, box.width) / 2, y = box.top + box.height / 2;
+  const hit = document.elementFromPoint(x, y);
+  return {
+    name: node.dataset.card ?? node.dataset.contract + (node.dataset.trump ?? ""),
+    strip, inside: box.left >= 0 && box.top >= 0 && box.right <= innerWidth
+      && box.bottom <= innerHeight,
+    hit: hit !== null && (hit === node || node.contains(hit)),
+  };
+})"""
+
+
+def assert_tappable(page: Page, selector: str, count: int, strip: float = 0) -> None:
+    found: list[dict[str, Any]] = page.evaluate(HITS, selector)
+    assert len(found) == count, found
+    for item in found:
+        assert item["inside"], f"{item['name']} is outside the screen"
+        assert item["hit"], f"{item['name']} is covered where it would be tapped"
+        assert item["strip"] >= strip, f"{item['name']} shows only {item['strip']:.0f} px"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
+def test_every_screen_shows_every_choice_the_whole_hand_and_four_columns(
+    browser: Browser, server: ServerProcess, size: tuple[int, int]
+) -> None:
+    page = open_table(browser, server, size, seed=21)
+    errors = watch_errors(page)
+    page.wait_for_selector(CHOICES)
+    no_sideways_scroll(page)
+    assert_tappable(page, CHOICES, 10)
+    assert page.locator(f"{CHOICES}[data-contract='trumps']").count() == 4
+    if size == (390, 844):
+        assert not serious_violations(page)
+    page.locator('[data-contract="no-hearts"]').tap()
+    page.wait_for_selector(LEGAL)
+    page.wait_for_function("document.body.dataset.busy === 'false'")
+    no_sideways_scroll(page)
+    assert_tappable(page, "#hand .card", 13, strip=24)
+    # Play the deal out by tapping; then the summary and the sheet fit, four columns.
+    deadline = time.monotonic() + 60
+    while not page.locator("#dlg-summary[open]").count():
+        assert time.monotonic() < deadline, "the deal did not end"
+        legal = page.locator(LEGAL)
+        if legal.count() and page.evaluate("document.body.dataset.busy") == "false":
+            try:
+                legal.first.tap(timeout=1000)
+            except Exception:  # the hand changed under the tap
+                continue
+        page.wait_for_timeout(30)
+    assert_tappable(page, "#summary-continue", 1)
+    if size == (390, 844):
+        assert not serious_violations(page)
+    page.locator("#summary-continue").tap()
+    page.locator("#btn-sheet").tap()
+    page.wait_for_selector("#dlg-sheet[open]")
+    assert_tappable(page, "#dlg-sheet thead th", 6)
+    assert_tappable(page, "#dlg-sheet tfoot td", 4)
+    assert_tappable(page, "#sheet-close", 1)
+    no_sideways_scroll(page)
+    assert not errors, errors
+    page.context.close()
+
+
+OBSERVER = """() => {
+  window.flow = [];
+  const note = (what) => window.flow.push([what, document.body.dataset.dealEnd ?? "0"]);
+  let deal = null, cards = 0, declaring = false, summary = false;
+  new MutationObserver(() => {
+    const number = document.getElementById("deal-number")?.dataset.deal ?? null;
+    if (number !== null && number !== deal) { deal = number; note("deal " + number); }
+    const held = document.querySelectorAll("#hand .card").length;
+    if (held === 13 && cards !== 13) note("hand");
+    cards = held;
+    const open = !document.getElementById("declare").hidden;
+    if (open && !declaring) note("declare");
+    declaring = open;
+    const shown = document.getElementById("dlg-summary").open;
+    if (shown && !summary) note("summary");
+    summary = shown;
+  }).observe(document.body, {subtree: true, childList: true, attributes: true});
+}"""
+
+
+def test_a_whole_game_on_a_phone_shows_each_deals_end_in_order(
+    browser: Browser, server: ServerProcess
+) -> None:
+    """Twenty deals at 390x844, all by tapping, Trumps declared by its button whenever
+    the person declares Trumps: after every deal the summary shows before the next
+    deal's number, hand and declaration panel."""
+    page = open_table(browser, server, (390, 844), seed=5)
+    errors = watch_errors(page)
+    page.wait_for_selector("#hand .card")
+    page.evaluate(OBSERVER)
+    trumps = 0
+    deadline = time.monotonic() + 400
+    while not page.locator("#dlg-sheet[open]").count():
+        assert time.monotonic() < deadline, "the game did not end"
+        try:
+            if page.locator("#dlg-summary[open]").count():
+                page.locator("#summary-continue").tap(timeout=1000)
+            elif page.locator(CHOICES).count():
+                suit = page.locator(f"{CHOICES}[data-contract='trumps']:not([disabled])")
+                if suit.count():
+                    assert_tappable(page, f"{CHOICES}[data-contract='trumps']", 4)
+                    suit.first.tap(timeout=1000)
+                    trumps += 1
+                else:
+                    page.locator(f"{CHOICES}:not([disabled])").first.tap(timeout=1000)
+            elif page.locator(LEGAL).count() and page.evaluate("document.body.dataset.busy") == (
+                "false"
+            ):
+                page.locator(LEGAL).first.tap(timeout=1000)
+        except Exception:  # the page moved on under the tap: look again
+            pass
+        page.wait_for_timeout(20)
+    assert trumps == 2  # the person's two Trumps, declared with the Trumps buttons
+    flow: list[list[str]] = page.evaluate("window.flow")
+    assert page.locator("#deal-info").inner_text().strip() == "The game is over"
+    for deal in range(1, 20):
+        summary = flow.index(["summary", str(deal)])
+        after = [what for what, end in flow if end == str(deal)]
+        assert after and after[0] == "summary", (deal, after, flow)
+        nxt = [i for i, item in enumerate(flow) if item[0] == f"deal {deal + 1}"]
+        assert nxt and nxt[0] > summary, (deal, flow)
+        hands = [i for i, (what, end) in enumerate(flow) if what == "hand" and end == str(deal)]
+        assert hands and hands[0] > summary, (deal, flow)
+        declares = [
+            i for i, (what, end) in enumerate(flow) if what == "declare" and end == str(deal)
+        ]
+        assert all(i > summary for i in declares), (deal, flow)
+    assert ["summary", "20"] not in flow  # the last deal ends in the final sheet
+    assert page.locator("#dlg-sheet .winner").inner_text()
+    assert not errors, errors
+    page.context.close()
