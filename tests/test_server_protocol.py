@@ -565,3 +565,14 @@ def test_a_table_spells_out_the_optional_rules_it_plays_by(server: ServerProcess
     assert welcome["type"] == "welcome"
     assert welcome["table"]["toggles"] == ["forced_penalty", "overruff"]
     peer.close()
+
+
+def test_playing_again_needs_a_finished_game_and_a_seat(server: ServerProcess) -> None:
+    claim = create(server, ["human", "random", "random", "random"])
+    url = f"{server.url}/api/tables/{claim['table']}/again"
+    answer = httpx.post(url, json={"token": claim["token"]}, timeout=10)
+    assert (answer.status_code, answer.json()["error"]["code"]) == (409, "not_over")
+    answer = httpx.post(url, json={"token": "nobody's"}, timeout=10)
+    assert (answer.status_code, answer.json()["error"]["code"]) == (403, "bad_token")
+    answer = httpx.post(url, json={"token": True}, timeout=10)
+    assert (answer.status_code, answer.json()["error"]["code"]) == (422, "invalid")

@@ -201,5 +201,26 @@ def test_a_whole_game_on_a_phone_shows_each_deals_end_in_order(
         assert all(i > summary for i in declares), (deal, flow)
     assert ["summary", "20"] not in flow  # the last deal ends in the final sheet
     assert page.locator("#dlg-sheet .winner").inner_text()
+    # Game over: places 1-4 with totals, each player's points per contract, and the
+    # ways on, all on the phone's screen.
+    places = page.locator("#dlg-sheet .places li")
+    assert places.count() == 4
+    assert places.first.get_attribute("data-place") == "1"
+    assert page.locator("#dlg-sheet .by-contract tbody tr").count() == 7
+    assert page.locator("#btn-new-table").get_attribute("href") == "/"
+    assert_tappable(page, "#btn-again", 1)
+    old = page.url.split("/t/")[1].split("?")[0].split("#")[0]
+    before = httpx.get(f"{server.url}/api/tables/{old}", timeout=10).json()
+    page.locator("#btn-again").tap()
+    page.wait_for_url(lambda url: "/t/" in url and old not in url)
+    page.wait_for_selector("#hand .card")
+    new = page.url.split("/t/")[1].split("?")[0].split("#")[0]
+    after = httpx.get(f"{server.url}/api/tables/{new}", timeout=10).json()
+    assert [(s["kind"], s["bot"]) for s in after["seats"]] == [
+        (s["kind"], s["bot"]) for s in before["seats"]
+    ]
+    assert after["status"] == "playing" and after["deal"] == 0
+    assert [s["name"] for s in after["seats"] if s["kind"] == "human"] == ["Ada"]
+    assert httpx.get(f"{server.url}/api/tables/{old}", timeout=10).json()["next"] == new
     assert not errors, errors
     page.context.close()

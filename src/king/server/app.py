@@ -31,6 +31,7 @@ from king.server.languages import choose_language, language_names, page_messages
 from king.server.players import table_bots
 from king.server.protocol import (
     PROTOCOL_VERSION,
+    AgainRequest,
     BotInfoModel,
     CreateTableRequest,
     ErrorMessage,
@@ -67,6 +68,7 @@ _STATUS = {
     "full": 409,
     "started": 409,
     "not_over": 409,
+    "bad_token": 403,
     "limit": 422,
     "too_many_tables": 429,
     "closed": 409,
@@ -328,6 +330,16 @@ def _add_api(app: FastAPI) -> None:
         except ActionError as error:
             return _refused(error)
         return SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
+
+    @app.post("/api/tables/{table_id}/again", status_code=201, response_model=SeatClaim)
+    async def again(request: Request, table_id: str, body: AgainRequest) -> Any:
+        table = _find(request, table_id)
+        address = request.client.host if request.client is not None else None
+        try:
+            following, seat, token = _registry(request).again(table, body.token, address)
+        except ActionError as error:
+            return _refused(error)
+        return SeatClaim(table=following.id, seat=seat, token=token, invite=f"/t/{following.id}")
 
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str) -> Response:

@@ -42,6 +42,7 @@ __all__ = [
     "SeatRequest",
     "CreateTableRequest",
     "JoinRequest",
+    "AgainRequest",
     "SeatClaim",
     "LobbyInfo",
     "BotInfoModel",
@@ -206,6 +207,8 @@ class TableInfo(_Model):
     spectators: int = 0
     deal: int = 0
     created: float
+    #: For a finished game played again: the new table (same seats, new deals).
+    next: str | None = None
 
 
 class TrickCard(_Model):
@@ -381,6 +384,12 @@ class CreateTableRequest(_Model):
     seat: Annotated[int, Field(ge=0, le=3)] | None = 0
     name: Name = "Player"
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+
+
+class AgainRequest(_Model):
+    """``POST /api/tables/{id}/again``: a seat's token at the finished table."""
+
+    token: Annotated[str, Field(min_length=1, max_length=128)]
 
 
 class JoinRequest(_Model):

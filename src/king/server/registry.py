@@ -15,7 +15,7 @@ from king.bots import BotSpecError
 from king.rules import Rules, RulesError
 from king.server.config import ServerSettings
 from king.server.players import BotLimitError, BotRunner, check_bot_spec
-from king.server.protocol import CreateTableRequest, LobbyInfo
+from king.server.protocol import CreateTableRequest, LobbyInfo, SeatRequest
 from king.server.store import EventStore, StoreError
 from king.server.tables import ActionError, Table, hash_address
 
@@ -123,6 +123,31 @@ class Registry:
             return table, None, None
         seat, token = table.claim(request.name, request.seat)
         return table, seat, token
+
+    def again(self, table: Table, token: str, address: str | None = None) -> tuple[Table, int, str]:
+        """The finished ``table`` played again: the same seats and bots, new deals.  The
+        first player who asks creates the new table; each one who asks gets their own
+        seat there, under their name.  Returns the new table, the seat and its token."""
+        seat = table.authenticate(token)
+        if seat is None:
+            raise ActionError("bad_token", "this token claims no seat at this table")
+        if table.status != "over":
+            raise ActionError("not_over", "the game is not over yet")
+        name = table.seats[seat].name or f"seat {seat}"
+        following = self.get(table.next) if table.next is not None else None
+        if following is None:
+            seats = [SeatRequest(kind=kind, bot=bot) for kind, bot in table.seat_requests()]
+            rules = table.rules.to_spec()
+            request = CreateTableRequest(
+                rules=rules if isinstance(rules, str) else dict(rules),
+                seats=seats,
+                seat=None,
+                name=name,
+            )
+            following, _, _ = self.create(request, address)
+            table.note_again(following.id)
+        seat_there, token_there = following.claim(name, seat)
+        return following, seat_there, token_there
 
     def _new_id(self) -> str:
         while True:

@@ -142,6 +142,8 @@ class Table:
         self.status: Status = "waiting"
         #: When the table last saw a move, a join or a connection (``time.monotonic``).
         self.last_active = now
+        #: The table where this finished game is played again (same seats, new deals).
+        self.next: str | None = None
         #: The number of the next event (event 0 is the header).
         self.seq = 1
         self._clients: dict[Client, int | None] = {}
@@ -233,6 +235,10 @@ class Table:
             self.status = "playing"
         elif kind == "deal":
             game.deal_cards([str(h) for h in data["hands"]], int(data["declarer"]))
+        elif kind == "again":
+            if self.status != "over":
+                raise ValueError("only a finished game is played again")
+            self.next = str(data["table"])
         elif kind == "close":
             if self.status in ("over", "closed"):
                 raise ValueError(f"a table that is {self.status} cannot be closed")
@@ -446,6 +452,15 @@ class Table:
         except ActionError as error:
             log.warning("table %s: seat %d's bot was refused: %s", self.id, seat, error)
 
+    def seat_requests(self) -> list[tuple[Kind, str | None]]:
+        """The seats as a new table with the same players would ask for them."""
+        return [(s.kind, s.bot) for s in self.seats]
+
+    def note_again(self, table_id: str) -> None:
+        """Log that this finished game goes on at ``table_id`` and tell everyone here."""
+        self._record("again", {"table": table_id})
+        self.announce_table()
+
     def close_idle(self) -> None:
         """Close the unfinished game for good (it has been idle too long): logged as a
         ``close`` event, so that its record stays and a restart leaves it closed."""
@@ -493,6 +508,7 @@ class Table:
             spectators=self.spectators,
             deal=self.game.deal_number,
             created=self.created,
+            next=self.next,
         )
 
     def record(self) -> dict[str, Any]:

@@ -40,6 +40,7 @@ export const api = {
   create: (request) => call("POST", "/api/tables", request),
   join: (id, name, seat) =>
     call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { name, seat }),
+  again: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/again`, { token }),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
 };
 

@@ -68,8 +68,51 @@ export function showSummary(ctx, state = ctx.state) {
   open(dialog);
 }
 
-/** Every finished deal, the totals and (at the end) the winner. */
-export function showSheet(ctx, recordUrl) {
+const CONTRACTS = ["trumps", "no-tricks", "no-hearts", "no-queens", "no-boys", "no-king", "no-last-two"];
+
+/** The game over: places 1-4 with totals (ties share a place), and each player's
+ * points per contract. */
+function gameOver(ctx, view) {
+  const box = el("div", "game-over");
+  const order = [0, 1, 2, 3].sort((a, b) => view.totals[b] - view.totals[a] || a - b);
+  const places = el("ol", "places");
+  order.forEach((seat) => {
+    const place = order.findIndex((other) => view.totals[other] === view.totals[seat]) + 1;
+    const item = el("li", place === 1 ? "first" : "");
+    item.dataset.place = String(place);
+    item.dataset.seat = String(seat);
+    item.append(
+      el("span", "place", t("over.place", { n: place })),
+      el("span", "name", seatName(ctx, seat)),
+      el("span", `num ${view.totals[seat] < 0 ? "minus" : "plus"}`, String(view.totals[seat])),
+    );
+    places.append(item);
+  });
+  box.append(el("h3", "", t("over.places")), places);
+  const table = el("table", "score-table sheet by-contract");
+  const head = el("tr");
+  head.append(el("th", "", t("sheet.contract")));
+  for (let seat = 0; seat < 4; seat += 1) head.append(el("th", "", seatName(ctx, seat)));
+  table.append(wrap("thead", head));
+  const body = el("tbody");
+  for (const contract of CONTRACTS) {
+    const sums = [0, 0, 0, 0];
+    for (const result of view.results) {
+      if (result.contract === contract) result.points.forEach((p, seat) => (sums[seat] += p));
+    }
+    const row = el("tr");
+    row.append(el("td", "", t(`contract.${contract}`)));
+    for (const points of sums) row.append(numberCell(points));
+    body.append(row);
+  }
+  table.append(body);
+  box.append(el("h3", "", t("over.byContract")), table);
+  return box;
+}
+
+/** Every finished deal, the totals and (at the end) the winner, the places, the points
+ * by contract, and the ways on: play again (``onAgain``) or a new table. */
+export function showSheet(ctx, recordUrl, onAgain = null) {
   const view = ctx.state?.view;
   const dialog = document.getElementById("dlg-sheet");
   dialog.replaceChildren();
@@ -107,6 +150,7 @@ export function showSheet(ctx, recordUrl) {
       .map((total, seat) => (total === best ? seatName(ctx, seat) : null))
       .filter((name) => name !== null);
     dialog.append(el("p", "winner", t("sheet.winner", { names: names.join(", ") })));
+    dialog.append(gameOver(ctx, view));
   }
   const buttons = el("div", "dialog-buttons");
   if (view && view.phase === "over" && recordUrl) {
@@ -114,6 +158,17 @@ export function showSheet(ctx, recordUrl) {
     link.href = recordUrl;
     link.setAttribute("download", "");
     buttons.append(link);
+    const fresh = el("a", "button", t("over.newTable"));
+    fresh.href = "/";
+    fresh.id = "btn-new-table";
+    buttons.append(fresh);
+    if (onAgain && ctx.seat !== null) {
+      const again = el("button", "primary", t("over.again"));
+      again.type = "button";
+      again.id = "btn-again";
+      again.addEventListener("click", () => onAgain());
+      buttons.append(again);
+    }
   }
   buttons.append(closeButton(dialog, "sheet.close", "sheet-close"));
   dialog.append(buttons);

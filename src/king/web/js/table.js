@@ -73,6 +73,18 @@ function declare(contract, trump) {
   }
 }
 
+/** The same seats, new deals: take this seat at the next table and go there. */
+async function playAgain() {
+  if (!ctx.token) return;
+  try {
+    const claim = await api.again(tableId, ctx.token);
+    saveToken(claim.table, claim.token);
+    window.location.assign(`/t/${encodeURIComponent(claim.table)}${window.location.search}`);
+  } catch (error) {
+    toast(error instanceof ApiError ? errorText(error) : String(error));
+  }
+}
+
 // -- drawing -------------------------------------------------------------------------
 
 function renderAll() {
@@ -155,7 +167,7 @@ async function endOfDeal(message, hurry) {
     ctx.state = message;
     renderAll();
     renderTrick(ctx, []);
-    showSheet(ctx, api.recordUrl(tableId));
+    showSheet(ctx, api.recordUrl(tableId), playAgain);
     return;
   }
   await summarySeen(message, hurry);
@@ -224,7 +236,7 @@ async function applyState(message, hurry) {
   }
   renderTrick(ctx, view.trick);
   if (event && event.kind === "resume" && view.phase === "over") {
-    showSheet(ctx, api.recordUrl(tableId));
+    showSheet(ctx, api.recordUrl(tableId), playAgain);
   }
 }
 
@@ -308,7 +320,7 @@ function redraw() {
   renderAll();
   if (ctx.state && !pumping) renderTrick(ctx, ctx.state.view.trick);
   if (document.getElementById("dlg-summary").open) showSummary(ctx, summaryState ?? ctx.state);
-  if (document.getElementById("dlg-sheet").open) showSheet(ctx, api.recordUrl(tableId));
+  if (document.getElementById("dlg-sheet").open) showSheet(ctx, api.recordUrl(tableId), playAgain);
   if (document.getElementById("dlg-last").open) showLastTrick(ctx);
   if (document.getElementById("dlg-invite").open) showInvite(tableId, toast);
   if (document.getElementById("dlg-rules").open) showRules(ctx.table);
@@ -375,7 +387,7 @@ async function main() {
     target.focus();
   });
   document.getElementById("btn-last").addEventListener("click", () => showLastTrick(ctx));
-  document.getElementById("btn-sheet").addEventListener("click", () => showSheet(ctx, api.recordUrl(tableId)));
+  document.getElementById("btn-sheet").addEventListener("click", () => showSheet(ctx, api.recordUrl(tableId), playAgain));
   document.getElementById("btn-invite").addEventListener("click", () => showInvite(tableId, toast));
   document.getElementById("btn-rules").addEventListener("click", () => showRules(ctx.table));
   if (window.location.hash.startsWith("#token=")) {
