@@ -1,5 +1,7 @@
-"""Take the page's screenshots for the docs: a table mid-deal in English
-(``docs/table.png``) and in Turkish (``docs/table-tr.png``), with Debian's Chromium.
+"""Take the page's screenshots for the docs with Debian's Chromium: a table mid-deal in
+English (``docs/table.png``) and in Turkish (``docs/table-tr.png``), and a whole game
+on a phone (390x844) and a laptop (1280x720): declaring, mid-trick, a deal's summary
+and the game over (``docs/phone-*.png``, ``docs/desktop-*.png``).
 
     python scripts/screenshots.py
 """
@@ -12,8 +14,10 @@ import time
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
+from king.game import Game
 from king.server.process import ServerProcess
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -60,7 +64,61 @@ def main() -> None:
             url = f"{server.url}/t/{claim['table']}?lang={language}#token={claim['token']}"
             shoot(page, url, DOCS / name, cards=5)
             page.close()
+        whole_game(browser, server)
         browser.close()
+
+
+SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 720}}
+
+
+def both(page: Page, name: str) -> None:
+    """Screenshots of the page as it is now, at the phone's size and the laptop's."""
+    for label, size in SIZES.items():
+        page.set_viewport_size(size)
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(DOCS / f"{label}-{name}.png"))
+    page.set_viewport_size(SIZES["phone"])
+
+
+def whole_game(browser: Browser, server: ServerProcess) -> None:
+    """Play a game by tapping; photograph its moments at both sizes on the way."""
+    seed = 21
+    seat = Game(seed=seed).declarer  # the person declares the first deal
+    seats: list[dict[str, str]] = [{"kind": "bot", "bot": "rule"}] * 4
+    seats[seat] = {"kind": "human"}
+    body = {"seats": seats, "seat": seat, "name": "Ada", "seed": seed}
+    claim = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
+    context = browser.new_context(viewport=SIZES["phone"], has_touch=True)
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
+    page.wait_for_selector("#declare:not([hidden]) button.choice")
+    both(page, "declaring")
+    page.locator('[data-contract="no-hearts"]').tap()
+    shot = {"mid": False, "summary": False}
+    deadline = time.monotonic() + 600
+    while not page.locator("#dlg-sheet[open]").count() and time.monotonic() < deadline:
+        try:
+            if page.locator("#dlg-summary[open]").count():
+                if not shot["summary"]:
+                    page.wait_for_timeout(300)
+                    both(page, "summary")
+                    shot["summary"] = True
+                page.locator("#summary-continue").tap(timeout=1000)
+            elif page.locator("#declare:not([hidden]) button.choice").count():
+                page.locator("#declare:not([hidden]) button.choice:not([disabled])").first.tap()
+            elif page.locator(LEGAL).count() and page.evaluate("document.body.dataset.busy") == (
+                "false"
+            ):
+                if not shot["mid"] and page.locator("#trick .card").count() >= 2:
+                    both(page, "mid-trick")
+                    shot["mid"] = True
+                page.locator(LEGAL).first.tap(timeout=1000)
+        except PlaywrightError:
+            pass
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(500)
+    both(page, "game-over")
+    context.close()
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import pytest
 from king.i18n import (
     DOMAINS,
     LANGUAGES,
+    PLURAL_CATEGORIES,
     Translator,
     UnknownLanguageError,
     detect_language,
@@ -16,17 +17,72 @@ from king.i18n import (
     own_messages,
     parse_language,
     placeholders,
+    plural_categories,
 )
 
 OTHERS = [code for code in LANGUAGES if code != "en"]
+
+
+def plural_base(key: str) -> str | None:
+    """The counted message a plural form belongs to (``tui.tricks`` of ``….one``)."""
+    head, _, tail = key.rpartition(".")
+    return head if tail in PLURAL_CATEGORIES else None
+
+
+def plain(messages: dict[str, str]) -> dict[str, str]:
+    """The messages with each counted one's forms folded into its ``other`` form."""
+    out = {}
+    for key, text in messages.items():
+        base = plural_base(key)
+        if base is None:
+            out[key] = text
+        elif key.endswith(".other"):
+            out[base] = text
+    return out
+
+
+@pytest.mark.parametrize("language", ["en", *OTHERS])
+def test_every_counted_message_has_the_plural_forms_its_language_uses(language: str) -> None:
+    """CLDR decides the forms: English and Turkish one/other, Spanish and French
+    one/many/other, Thai other alone; each form keeps the English placeholders."""
+    english = own_messages("en")
+    theirs = own_messages(language)
+    bases = {plural_base(key) for key in english} - {None}
+    assert bases >= {"tui.tricks", "table.tricksWon", "table.waiting", "summary.auto"}
+    for base in bases:
+        forms = {key.rpartition(".")[2] for key in theirs if plural_base(key) == base}
+        assert forms == plural_categories(language), (language, base, forms)
+        for form in forms:
+            wanted = placeholders(english[f"{base}.other"])
+            assert placeholders(theirs[f"{base}.{form}"]) == wanted, (language, base, form)
+
+
+@pytest.mark.parametrize(
+    ("language", "counts"),
+    [
+        ("en", ["0 tricks", "1 trick", "2 tricks", "5 tricks"]),
+        ("tr", ["0 el", "1 el", "2 el", "5 el"]),
+        ("es", ["0 bazas", "1 baza", "2 bazas", "5 bazas"]),
+        ("fr", ["0 pli", "1 pli", "2 plis", "5 plis"]),
+        ("th", ["0 กอง", "1 กอง", "2 กอง", "5 กอง"]),
+    ],
+)
+def test_counts_take_their_languages_plural_forms(language: str, counts: list[str]) -> None:
+    t = Translator(language)
+    assert [t.plural("tui.tricks", n) for n in (0, 1, 2, 5)] == counts
+    one = "table.tricksWon.other" if language == "th" else "table.tricksWon.one"
+    assert t.plural("table.tricksWon", 1) == t(one, n=1)
+    if language in ("es", "fr"):
+        assert "de" in t.plural("tui.tricks", 1_000_000)  # « 1 000 000 de plis »
 
 
 @pytest.mark.parametrize("language", OTHERS)
 def test_every_language_has_every_english_message_with_the_same_placeholders(
     language: str,
 ) -> None:
-    english = own_messages("en")
-    theirs = own_messages(language)
+    english = plain(own_messages("en"))
+    theirs_all = own_messages(language)
+    theirs = plain(theirs_all)
     missing = sorted(set(english) - set(theirs))
     assert not missing, f"{language} lacks {missing}"
     extra = sorted(set(theirs) - set(english))
@@ -34,6 +90,7 @@ def test_every_language_has_every_english_message_with_the_same_placeholders(
     for key, text in english.items():
         assert placeholders(theirs[key]) == placeholders(text), (language, key, theirs[key])
         assert theirs[key].strip(), (language, key)
+    assert all(text.strip() for text in theirs_all.values())
 
 
 def test_each_catalog_file_is_split_the_same_way_in_every_language() -> None:
@@ -46,7 +103,8 @@ def test_each_catalog_file_is_split_the_same_way_in_every_language() -> None:
         )
         for language in OTHERS:
             path = resources.files("king") / "locales" / language / f"{domain}.json"
-            assert set(json.loads(path.read_text("utf-8"))) == set(english), (language, domain)
+            theirs = json.loads(path.read_text("utf-8"))
+            assert set(plain(theirs)) == set(plain(english)), (language, domain)
 
 
 @pytest.mark.parametrize(

@@ -224,3 +224,41 @@ def test_a_whole_game_on_a_phone_shows_each_deals_end_in_order(
     assert httpx.get(f"{server.url}/api/tables/{old}", timeout=10).json()["next"] == new
     assert not errors, errors
     page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("language", "tricks", "you"),
+    [
+        ("en", ["0 tricks", "1 trick", "2 tricks", "5 tricks"], "You take the trick"),
+        ("tr", ["0 el", "1 el", "2 el", "5 el"], "Eli sen aldın"),
+        ("es", ["0 bazas", "1 baza", "2 bazas", "5 bazas"], "Te llevas la baza"),
+        ("fr", ["0 pli", "1 pli", "2 plis", "5 plis"], "Vous remportez le pli"),
+        ("th", ["0 กอง", "1 กอง", "2 กอง", "5 กอง"], "คุณได้กองนี้"),
+    ],
+)
+def test_the_page_words_counts_and_the_person_as_each_language_does(
+    browser: Browser, server: ServerProcess, language: str, tricks: list[str], you: str
+) -> None:
+    page = browser.new_page()
+    page.goto(f"{server.url}/?lang={language}")
+    page.wait_for_function(f"document.documentElement.lang === '{language}'")
+    words = page.evaluate(
+        """async () => {
+          const { t } = await import("/static/js/strings.js");
+          return {
+            tricks: [0, 1, 2, 5].map((n) => t("table.tricksWon", { n })),
+            seats: [1, 2].map((n) => t("table.waiting", { n })),
+            you: t("table.trickWon", { name: "Bo", you: true }),
+            other: t("table.trickWon", { name: "Bo" }),
+          };
+        }"""
+    )
+    assert words["tricks"] == tricks
+    assert words["you"] == you
+    assert "Bo" in words["other"] and words["other"] != you
+    if language == "en":
+        assert words["seats"] == [
+            "Waiting for players: 1 free seat",
+            "Waiting for players: 2 free seats",
+        ]
+    page.close()

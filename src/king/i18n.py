@@ -25,8 +25,12 @@ import re
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
+from typing import Any
 
 __all__ = [
+    "PLURAL_CATEGORIES",
+    "plural_categories",
+    "plural_category",
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "Translator",
@@ -137,6 +141,33 @@ def placeholders(text: str) -> set[str]:
     return set(_PLACEHOLDER.findall(text))
 
 
+#: The CLDR plural categories a message key may end in (``tui.tricks.one``).
+PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+
+
+@cache
+def _plural_rule(language: str) -> Any:
+    from babel import Locale
+
+    return Locale.parse(parse_language(language)).plural_form
+
+
+def plural_category(language: str, n: int) -> str:
+    """The CLDR plural category of the number ``n`` in ``language``.
+
+    >>> plural_category("en", 1), plural_category("fr", 0), plural_category("th", 1)
+    ('one', 'one', 'other')
+    """
+    category: str = _plural_rule(language)(n)
+    return category
+
+
+def plural_categories(language: str) -> set[str]:
+    """The categories ``language``'s numbers fall into (always with ``other``)."""
+    tags: set[str] = set(_plural_rule(language).tags)
+    return tags | {"other"}
+
+
 class Translator:
     """Messages of one language: ``t("table.deal", n=3)``, with helpers for the words
     of the game (contracts, suits, cards, the reasons a card or contract is refused)."""
@@ -152,6 +183,16 @@ class Translator:
         return _PLACEHOLDER.sub(
             lambda m: str(params[m.group(1)]) if m.group(1) in params else m.group(0), text
         )
+
+    def plural(self, key: str, n: int, **params: object) -> str:
+        """``n`` things in this language's plural form: the message ``key.CATEGORY``
+        for the CLDR category of ``n`` (``one``, ``many``, ``other``…; Babel knows the
+        rules: French says « 0 pli », Thai has one form), else ``key.other``."""
+        category = plural_category(self.language, n)
+        chosen = f"{key}.{category}"
+        if chosen not in self.messages:
+            chosen = f"{key}.other"
+        return self(chosen, n=n, **params)
 
     def contract(self, value: str) -> str:
         """A contract's name as players say it (``"no-king"`` -> ``"Rıfkı"`` in Turkish)."""

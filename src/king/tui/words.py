@@ -33,8 +33,6 @@ __all__ = [
 POSITION_KEYS = ("you", "left", "top", "right")
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
-#: Languages where zero takes the singular, as one does (French: « 0 pli »).
-_ZERO_IS_ONE = frozenset({"fr"})
 
 
 def styled(t: Translator, key: str, style: str = "", **params: object) -> Text:
@@ -69,9 +67,8 @@ def position(t: Translator, offset: int, *, short: bool = False) -> str:
 
 
 def count(t: Translator, key: str, n: int) -> str:
-    """``n`` things, singular or plural: ``key + ".one"`` or ``key + ".many"``."""
-    one = n == 1 or (n == 0 and t.language in _ZERO_IS_ONE)
-    return t(f"{key}.one" if one else f"{key}.many", n=n)
+    """``n`` things in the language's plural form (:meth:`Translator.plural`)."""
+    return t.plural(key, n)
 
 
 def declaration_name(t: Translator, declaration: Declaration) -> str:

@@ -11,8 +11,20 @@ let current = document.documentElement.lang || "en";
 const listeners = [];
 
 /** The string for `key`, with {placeholders} filled from `vars`. */
+/**
+ * The message `key` with its `{placeholders}` filled.  A count `n` picks the plural
+ * form of the language (`key.one`, `key.other`, … by `Intl.PluralRules`), and
+ * `you: true` the form whose subject is the person (`key.you`: "You take the trick").
+ */
 export function t(key, vars = {}) {
-  const text = messages[key] ?? key;
+  let chosen = key;
+  if (vars.you && `${key}.you` in messages) {
+    chosen = `${key}.you`;
+  } else if (typeof vars.n === "number" && `${key}.other` in messages) {
+    const category = new Intl.PluralRules(current).select(vars.n);
+    chosen = `${key}.${category}` in messages ? `${key}.${category}` : `${key}.other`;
+  }
+  const text = messages[chosen] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 

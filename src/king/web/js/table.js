@@ -159,7 +159,7 @@ async function endOfDeal(message, hurry) {
   if (trick) {
     const cards = trick.cards.map((card, i) => ({ seat: (trick.leader + i) % 4, card }));
     renderTrick(ctx, cards, { arriving: event.card, winner: trick.winner });
-    document.getElementById("turn").textContent = t("table.trickWon", { name: seatName(ctx, trick.winner) });
+    document.getElementById("turn").textContent = t("table.trickWon", { name: seatName(ctx, trick.winner), you: trick.winner === ctx.seat });
     await sleep(hurry ? arrive : arrive + hold);
   }
   document.body.dataset.dealEnd = String(message.view.results.length);
@@ -226,6 +226,7 @@ async function applyState(message, hurry) {
       renderTrick(ctx, cards, { arriving: event.card, winner: trick.winner });
       document.getElementById("turn").textContent = t("table.trickWon", {
         name: seatName(ctx, trick.winner),
+        you: trick.winner === ctx.seat,
       });
       await sleep(arrive + hold);
       renderTurn(ctx);
