@@ -282,7 +282,7 @@ def test_a_spectator_sees_the_final_score_sheet_and_the_record(
         assert time.monotonic() < deadline, "the bots did not finish"
         time.sleep(0.2)
     page.wait_for_selector("#dlg-sheet[open]")
-    assert page.locator("#dlg-sheet tbody tr").count() == 20
+    assert page.locator("#dlg-sheet .sheet-scroll tbody tr").count() == 20
     assert page.locator("#dlg-sheet .winner").inner_text()
     link = page.locator("#dlg-sheet a[download]").get_attribute("href")
     assert link == f"/api/tables/{table}/record"

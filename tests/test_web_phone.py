@@ -107,6 +107,7 @@ def test_every_screen_shows_every_choice_the_whole_hand_and_four_columns(
     page.wait_for_function("document.body.dataset.busy === 'false'")
     no_sideways_scroll(page)
     assert_tappable(page, "#hand .card", 13, strip=24)
+    assert page.locator("#trick-number").inner_text() == "Trick 1/13"  # the declarer leads
     # Play the deal out by tapping; then the summary and the sheet fit, four columns.
     deadline = time.monotonic() + 60
     while not page.locator("#dlg-summary[open]").count():

@@ -56,7 +56,8 @@ def test_every_file_a_page_loads_is_served(client: httpx.Client) -> None:
 def test_nothing_comes_from_another_site() -> None:
     allowed = {"http://www.w3.org/2000/svg"}
     for path in WEB_DIR.rglob("*"):
-        if path.is_file() and path.suffix not in {".ttf", ".txt"}:  # fonts and their licence
+        # fonts, their licence and the app icons' pixels hold no text to look at
+        if path.is_file() and path.suffix not in {".ttf", ".txt", ".png"}:
             for url in re.findall(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}[^\s\"')]*", path.read_text()):
                 assert url in allowed, (path.name, url)
 
@@ -78,8 +79,16 @@ def page_keys() -> set[str]:
     return keys
 
 
-def test_every_shown_string_is_in_the_catalogs() -> None:
+def asked_keys() -> set[str]:
+    """The keys a script may ask for: a counted message (``table.cards.one`` …) and a
+    person form (``….you``) by their base key, since t("table.cards", {n}) picks."""
     keys = page_keys()
+    forms = {"zero", "one", "two", "few", "many", "other", "you"}
+    return keys | {key.rpartition(".")[0] for key in keys if key.rpartition(".")[2] in forms}
+
+
+def test_every_shown_string_is_in_the_catalogs() -> None:
+    keys = asked_keys()
     used: set[str] = set()
     for script in web_files(".js"):
         used |= set(re.findall(r'\bt\("([\w.-]+)"', script.read_text()))
@@ -136,3 +145,35 @@ def test_the_page_is_sent_its_language(client: httpx.Client) -> None:
     assert '<html lang="th">' in client.get("/t/abc", headers=header).text
     assert '<html lang="fr">' in client.get("/?lang=fr", headers=header).text
     assert '<html lang="en">' in client.get("/", headers={"Accept-Language": "de"}).text
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height, from its header."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_the_page_installs_as_a_standalone_app(client: httpx.Client) -> None:
+    """ "Add to home screen" gives a standalone King: a manifest with its icons and
+    theme colour, linked from both pages and served as a manifest."""
+    for url in ("/", "/t/abcdef"):
+        text = client.get(url).text
+        assert '<link rel="manifest" href="/static/manifest.webmanifest">' in text
+        assert '<meta name="theme-color"' in text
+    answer = client.get("/static/manifest.webmanifest")
+    assert answer.status_code == 200
+    assert answer.headers["content-type"].startswith("application/manifest+json")
+    manifest = answer.json()
+    assert manifest["display"] == "standalone"
+    assert manifest["name"] == manifest["short_name"] == "King"
+    assert manifest["start_url"] == manifest["scope"] == "/"
+    assert re.fullmatch(r"#[0-9a-f]{6}", manifest["theme_color"])
+    sizes = set()
+    for icon in manifest["icons"]:
+        served = client.get(icon["src"])
+        assert served.status_code == 200, icon
+        if icon["type"] == "image/png":
+            width, height = png_size(served.content)
+            assert f"{width}x{height}" == icon["sizes"]
+            sizes.add(width)
+    assert {192, 512} <= sizes  # what Android asks for

@@ -12,6 +12,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
 from importlib import resources
 from pathlib import Path
@@ -50,6 +51,9 @@ from king.server.tables import ActionError, Table
 __all__ = ["create_app", "WEB_DIR", "MAX_BODY_BYTES"]
 
 log = logging.getLogger("king.server")
+
+# The web app manifest ("Add to home screen") by its registered type.
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 #: The page's static files, shipped in the package.
 WEB_DIR = Path(str(resources.files("king") / "web"))

@@ -47,6 +47,16 @@ export function renderTopbar(ctx) {
     if (view.trump) contract.append(" ", suitMark(view.trump), " ", t(`suit.${view.trump}`));
     box.append(contract);
   }
+  if (view.phase === "playing" && view.tricks.length < 13) {
+    const n = view.tricks.length + 1;
+    const led = view.trick.length > 0 && view.leader !== null;
+    const text = led
+      ? t("table.trickLed", { n, name: seatName(ctx, view.leader), you: view.leader === ctx.seat })
+      : t("table.trickNumber", { n });
+    const trick = el("span", "deal-trick", text);
+    trick.id = "trick-number";
+    box.append(trick);
+  }
   box.append(el("span", "deal-declarer", t("table.declarer", { name: seatName(ctx, view.declarer) })));
 }
 
