@@ -8,9 +8,11 @@ and the game over (``docs/phone-*.png``, ``docs/desktop-*.png``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -42,10 +44,12 @@ def shoot(page: Page, url: str, out: Path, cards: int) -> None:
     page.screenshot(path=str(out))
 
 
-def main() -> None:
+@contextlib.contextmanager
+def chromium_at(bot_pause: float) -> Iterator[tuple[Browser, ServerProcess]]:
+    """Debian's Chromium (a throwaway HOME) and a server whose bots wait ``bot_pause``."""
     with (
         tempfile.TemporaryDirectory() as home,
-        ServerProcess(Path(home) / "k.db", bot_pause=0.2) as server,
+        ServerProcess(Path(home) / "k.db", bot_pause=bot_pause) as server,
         sync_playwright() as playwright,
     ):
         browser = playwright.chromium.launch(
@@ -53,6 +57,14 @@ def main() -> None:
             args=["--no-sandbox", "--headless"],
             env={**os.environ, "HOME": home},
         )
+        try:
+            yield browser, server
+        finally:
+            browser.close()
+
+
+def main() -> None:
+    with chromium_at(0.2) as (browser, server):
         for language, name in (("en", "table.png"), ("tr", "table-tr.png")):
             body = {
                 "seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "rule"}] * 3,
@@ -64,19 +76,8 @@ def main() -> None:
             url = f"{server.url}/t/{claim['table']}?lang={language}#token={claim['token']}"
             shoot(page, url, DOCS / name, cards=5)
             page.close()
-        browser.close()
-    with (
-        tempfile.TemporaryDirectory() as home,
-        ServerProcess(Path(home) / "k.db", bot_pause=0) as server,
-        sync_playwright() as playwright,
-    ):
-        browser = playwright.chromium.launch(
-            executable_path="/usr/bin/chromium",
-            args=["--no-sandbox", "--headless"],
-            env={**os.environ, "HOME": home},
-        )
+    with chromium_at(0) as (browser, server):
         whole_game(browser, server)  # quick bots: the page still shows every trick
-        browser.close()
 
 
 SIZES = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 720}}
