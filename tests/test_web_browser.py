@@ -182,8 +182,18 @@ def test_two_people_share_a_table_with_two_bots(browser: Browser, server: Server
     table_id = invite.rsplit("/", 1)[1]
     lobby.wait_for_selector(f'li[data-table="{table_id}"] .copy-invite')
     lobby.close()
-    # Bo opens the link on a phone and takes the free seat.
+    # Bo opens the link on a phone: who made the table, its rules, who sits where.
     page_b.goto(invite)
+    page_b.wait_for_selector("#dlg-join[open]")
+    assert page_b.locator(".join-by").inner_text() == "Ada's table"
+    assert page_b.locator(".join-rules").inner_text() == "Rules: Classic"
+    seats = page_b.locator(".join-seats li").all_inner_texts()
+    assert seats == [
+        "Seat 0 taken by Ada",
+        "Seat 1 free",
+        "Seat 2 computer player (random)",
+        "Seat 3 computer player (random)",
+    ]
     page_b.fill("#join-name", "Bo")
     page_b.click('#dlg-join button[data-seat="1"]')
     page_b.wait_for_selector("#hand .card")

@@ -209,6 +209,8 @@ class TableInfo(_Model):
     created: float
     #: For a finished game played again: the new table (same seats, new deals).
     next: str | None = None
+    #: The name of the person who created the table (null for an older table).
+    by: str | None = None
 
 
 class TrickCard(_Model):

@@ -17,7 +17,7 @@ from king.server.config import ServerSettings
 from king.server.players import BotLimitError, BotRunner, check_bot_spec
 from king.server.protocol import CreateTableRequest, LobbyInfo, SeatRequest
 from king.server.store import EventStore, StoreError
-from king.server.tables import ActionError, Table, hash_address
+from king.server.tables import ActionError, Table, clean_name, hash_address
 
 __all__ = ["Registry", "TABLE_ID"]
 
@@ -117,6 +117,7 @@ class Registry:
             settings=self.settings,
             runner=self.runner,
             host=host,
+            by=clean_name(request.name),
         )
         self._tables[table_id] = table
         if request.seat is None:

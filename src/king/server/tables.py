@@ -138,6 +138,8 @@ class Table:
         ]
         #: Who created the table: a hash of the client's address (None: not known).
         self.host: str | None = header.get("host")
+        #: The creator's name, as they gave it (shown to invitees).
+        self.by: str | None = header.get("by")
         self.game = Game(self.rules, self.seed, auto_deal=False)
         self.status: Status = "waiting"
         #: When the table last saw a move, a join or a connection (``time.monotonic``).
@@ -165,6 +167,7 @@ class Table:
         settings: ServerSettings,
         runner: BotRunner,
         host: str | None = None,
+        by: str | None = None,
     ) -> Table:
         """A new table, written to the log (it starts once every seat is claimed).
         ``host`` is the creator's :func:`hash_address`, to count their open tables."""
@@ -175,6 +178,8 @@ class Table:
         }
         if host is not None:
             header["host"] = host
+        if by is not None:
+            header["by"] = by
         created = store.create_table(table_id, header)
         table = cls(table_id, header, created, store=store, settings=settings, runner=runner)
         if all(seat.claimed for seat in table.seats):
@@ -508,6 +513,7 @@ class Table:
             spectators=self.spectators,
             deal=self.game.deal_number,
             created=self.created,
+            by=self.by,
             next=self.next,
         )
 

@@ -207,6 +207,25 @@ export function askToJoin(ctx, info) {
     const form = el("form", "join-form");
     form.method = "dialog";
     form.append(heading(dialog, t("join.title")));
+    // Who made the table, its rules, and who sits where: bots, people, free seats.
+    const about = el("div", "join-about");
+    if (info.by) about.append(el("p", "join-by", t("join.by", { name: info.by })));
+    about.append(el("p", "join-rules", t("join.rules", { rules: rulesName(info.rules) })));
+    const list = el("ul", "join-seats");
+    for (const seat of info.seats) {
+      const who =
+        seat.kind === "bot"
+          ? t("join.seatBot", { bot: seat.bot })
+          : seat.claimed
+            ? t("join.seatTaken", { name: seat.name ?? t("table.seat", { n: seat.seat }) })
+            : t("join.seatFree");
+      const item = el("li", seat.kind === "human" && !seat.claimed ? "free" : "", "");
+      item.dataset.seat = String(seat.seat);
+      item.append(el("strong", "", t("table.seat", { n: seat.seat })), " ", who);
+      list.append(item);
+    }
+    about.append(list);
+    form.append(about);
     const label = el("label", "", t("join.name"));
     const input = el("input");
     input.name = "name";
