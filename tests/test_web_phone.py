@@ -263,3 +263,47 @@ def test_the_page_words_counts_and_the_person_as_each_language_does(
             "Waiting for players: 2 free seats",
         ]
     page.close()
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_taken_trick_sweeps_to_its_taker_and_keeps_still_when_asked(
+    browser: Browser, server: ServerProcess, motion: str
+) -> None:
+    seat = seat_of_first_declarer(21)
+    seats: list[dict[str, str]] = [{"kind": "bot", "bot": "rule"}] * 4
+    seats[seat] = {"kind": "human"}
+    body = {"seats": seats, "seat": seat, "name": "Ada", "seed": 21}
+    claim = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion=motion)
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
+    page.evaluate(
+        """() => new MutationObserver(() => {
+          const pos = document.getElementById("trick").dataset.gather;
+          if (pos) window.gathered = pos;
+        }).observe(document.getElementById("trick"), {attributes: true})"""
+    )
+    page.locator('[data-contract="no-hearts"]').click()
+    page.wait_for_selector(LEGAL)
+    page.locator(LEGAL).first.click()
+    deadline = time.monotonic() + 20
+    while page.evaluate("() => window.gathered") is None:
+        assert time.monotonic() < deadline, "no trick was taken"
+        page.wait_for_timeout(50)
+    assert page.evaluate("() => window.gathered") in ("top", "left", "right", "bottom")
+    styles = page.evaluate(
+        """() => {
+          const slot = getComputedStyle(document.querySelector("#trick .slot"));
+          const probe = document.createElement("div");
+          probe.className = "arrive-left";
+          document.body.append(probe);
+          const arrive = getComputedStyle(probe).animationName;
+          probe.remove();
+          return {transition: slot.transitionDuration, arrive};
+        }"""
+    )
+    if motion == "reduce":
+        assert styles == {"transition": "0s", "arrive": "none"}
+    else:
+        assert styles["transition"].startswith("0.3s") and styles["arrive"] == "arrive-left"
+    context.close()

@@ -122,6 +122,7 @@ export function renderSeats(ctx) {
 
 /** Put cards in the trick area: `cards` are {seat, card}; `arriving` animates one in. */
 export function renderTrick(ctx, cards, { arriving = null, winner = null } = {}) {
+  delete document.getElementById("trick").dataset.gather;
   for (const slot of document.querySelectorAll("#trick .slot")) slot.replaceChildren();
   for (const { seat, card } of cards) {
     const pos = position(seat, ctx.me);
@@ -132,6 +133,13 @@ export function renderTrick(ctx, cards, { arriving = null, winner = null } = {})
     if (winner !== null && winner === seat) face.classList.add("winner");
     document.querySelector(`#trick .slot[data-pos="${pos}"]`).append(face);
   }
+}
+
+/** Sweep the finished trick towards the seat that took it (still under reduced motion:
+ * the cards then simply stay until they are cleared). */
+export function gatherTrick(ctx, winner) {
+  const trick = document.getElementById("trick");
+  trick.dataset.gather = position(winner, ctx.me);
 }
 
 export function renderTurn(ctx) {

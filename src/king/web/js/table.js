@@ -8,6 +8,7 @@ import { askToJoin, showInvite, showLastTrick, showRules, showSheet, showSummary
 import { installKeys, renderHand, usingKeyboard } from "./hand.js";
 import { errorText } from "./reasons.js";
 import {
+  gatherTrick,
   renderContract,
   renderScores,
   renderSeats,
@@ -135,6 +136,9 @@ function timing() {
   return { arrive: pause > 0 ? 260 : 60, hold: pause > 0 ? Math.max(900, pause * 1.6) : 150 };
 }
 
+/** How long a finished trick takes to sweep to the seat that took it. */
+const GATHER_MS = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 320;
+
 /** Seconds a deal's summary stays open before the next deal comes by itself. */
 const SUMMARY_SECONDS = 12;
 
@@ -161,6 +165,8 @@ async function endOfDeal(message, hurry) {
     renderTrick(ctx, cards, { arriving: event.card, winner: trick.winner });
     document.getElementById("turn").textContent = t("table.trickWon", { name: seatName(ctx, trick.winner), you: trick.winner === ctx.seat });
     await sleep(hurry ? arrive : arrive + hold);
+    gatherTrick(ctx, trick.winner);
+    await sleep(GATHER_MS);
   }
   document.body.dataset.dealEnd = String(message.view.results.length);
   if (message.view.phase === "over") {
@@ -229,6 +235,8 @@ async function applyState(message, hurry) {
         you: trick.winner === ctx.seat,
       });
       await sleep(arrive + hold);
+      gatherTrick(ctx, trick.winner);
+      await sleep(GATHER_MS);
       renderTurn(ctx);
     } else {
       renderTrick(ctx, view.trick, { arriving: event.card });
