@@ -183,14 +183,19 @@ class BotRunner:
             if not job.future.set_running_or_notify_cancel():
                 continue
             start = time.perf_counter()
+            failure: BaseException | None = None
             try:
-                job.future.set_result(job.work())
+                action = job.work()
             except BaseException as error:
-                job.future.set_exception(error)
-            finally:
-                spent = time.perf_counter() - start
-                with self._ready:
-                    self._used[job.owner] = self._used.get(job.owner, 0.0) + spent
+                failure = error
+            # The time is on the table's account before anyone hears the answer.
+            spent = time.perf_counter() - start
+            with self._ready:
+                self._used[job.owner] = self._used.get(job.owner, 0.0) + spent
+            if failure is None:
+                job.future.set_result(action)
+            else:
+                job.future.set_exception(failure)
 
     def close(self) -> None:
         """Stop the threads (a bot still thinking finishes in the background)."""
