@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 import pytest
@@ -45,8 +45,15 @@ def seat_of_first_declarer(seed: int) -> int:
     return declarer
 
 
-def open_table(browser: Browser, server: ServerProcess, size: tuple[int, int], seed: int) -> Page:
-    """A table where the person declares the first deal, on a touch screen of ``size``."""
+def open_table(
+    browser: Browser,
+    server: ServerProcess,
+    size: tuple[int, int],
+    seed: int,
+    motion: Literal["reduce", "no-preference"] = "no-preference",
+) -> Page:
+    """A table where the person declares the first deal, on a touch screen of ``size``
+    that asks for ``motion``."""
     seat = seat_of_first_declarer(seed)
     seats: list[dict[str, str]] = [{"kind": "bot", "bot": "rule"}] * 4
     seats[seat] = {"kind": "human"}
@@ -54,7 +61,10 @@ def open_table(browser: Browser, server: ServerProcess, size: tuple[int, int], s
     claim = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
     width, height = size
     context = browser.new_context(
-        viewport={"width": width, "height": height}, has_touch=True, is_mobile=width < 800
+        viewport={"width": width, "height": height},
+        has_touch=True,
+        is_mobile=width < 800,
+        reduced_motion=motion,
     )
     page = context.new_page()
     page.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
@@ -267,25 +277,18 @@ def test_the_page_words_counts_and_the_person_as_each_language_does(
 
 @pytest.mark.parametrize("motion", ["no-preference", "reduce"])
 def test_a_taken_trick_sweeps_to_its_taker_and_keeps_still_when_asked(
-    browser: Browser, server: ServerProcess, motion: str
+    browser: Browser, server: ServerProcess, motion: Literal["reduce", "no-preference"]
 ) -> None:
-    seat = seat_of_first_declarer(21)
-    seats: list[dict[str, str]] = [{"kind": "bot", "bot": "rule"}] * 4
-    seats[seat] = {"kind": "human"}
-    body = {"seats": seats, "seat": seat, "name": "Ada", "seed": 21}
-    claim = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
-    context = browser.new_context(viewport={"width": 390, "height": 844}, reduced_motion=motion)
-    page = context.new_page()
-    page.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
+    page = open_table(browser, server, (390, 844), 21, motion)
     page.evaluate(
         """() => new MutationObserver(() => {
           const pos = document.getElementById("trick").dataset.gather;
           if (pos) window.gathered = pos;
         }).observe(document.getElementById("trick"), {attributes: true})"""
     )
-    page.locator('[data-contract="no-hearts"]').click()
+    page.locator('[data-contract="no-hearts"]').tap()
     page.wait_for_selector(LEGAL)
-    page.locator(LEGAL).first.click()
+    page.locator(LEGAL).first.tap()
     deadline = time.monotonic() + 20
     while page.evaluate("() => window.gathered") is None:
         assert time.monotonic() < deadline, "no trick was taken"
@@ -306,4 +309,4 @@ def test_a_taken_trick_sweeps_to_its_taker_and_keeps_still_when_asked(
         assert styles == {"transition": "0s", "arrive": "none"}
     else:
         assert styles["transition"].startswith("0.3s") and styles["arrive"] == "arrive-left"
-    context.close()
+    page.context.close()
