@@ -1,7 +1,7 @@
 """Take the page's screenshots for the docs with Debian's Chromium: a table mid-deal in
 English (``docs/table.png``) and in Turkish (``docs/table-tr.png``), and a whole game
-on a phone (390x844) and a laptop (1280x720): declaring, mid-trick, a deal's summary
-and the game over (``docs/phone-*.png``, ``docs/desktop-*.png``).
+on a phone (390x844) and a laptop (1280x720): declaring, mid-trick, a deal's summary,
+the score sheet with its contract board and the game over (``docs/phone-*.png``, ``docs/desktop-*.png``).
 
     python scripts/screenshots.py
 """
@@ -106,7 +106,7 @@ def whole_game(browser: Browser, server: ServerProcess) -> None:
     page.wait_for_selector("#declare:not([hidden]) button.choice")
     both(page, "declaring")
     page.locator('[data-contract="no-hearts"]').tap()
-    shot = {"mid": False, "summary": False}
+    shot = {"mid": False, "summary": False, "board": False}
     deadline = time.monotonic() + 600
     while not page.locator("#dlg-sheet[open]").count() and time.monotonic() < deadline:
         try:
@@ -121,9 +121,23 @@ def whole_game(browser: Browser, server: ServerProcess) -> None:
             elif page.locator(LEGAL).count() and page.evaluate("document.body.dataset.busy") == (
                 "false"
             ):
-                if not shot["mid"] and page.locator("#trick .card").count() >= 2:
+                # Mid-deal, once someone has taken hearts: the seats show them.
+                if (
+                    not shot["mid"]
+                    and page.locator("#trick .card").count() >= 2
+                    and page.locator(".seat-taken").count() >= 2
+                ):
                     both(page, "mid-trick")
                     shot["mid"] = True
+                # Later in the game, the score sheet and its contract board.
+                deal = page.locator("#deal-number").get_attribute("data-deal") or "0"
+                if not shot["board"] and int(deal) >= 9:
+                    page.locator("#btn-sheet").tap()
+                    page.wait_for_timeout(300)
+                    both(page, "board")
+                    page.locator("#sheet-close").tap()
+                    shot["board"] = True
+                    continue
                 page.locator(LEGAL).first.tap(timeout=1000)
         except PlaywrightError:
             pass

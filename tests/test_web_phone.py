@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from king.game import Game
+from king.rules import POINTS_PER_UNIT, Contract
 from king.server.process import ServerProcess
 from tests.test_web_browser import watch_errors
 from tests.test_web_i18n import serious_violations
@@ -71,6 +72,54 @@ def open_table(
     return page
 
 
+HEARTS = [f"{rank}H" for rank in "23456789TJQKA"]
+
+
+SEATS_TAKEN = """() => [...document.querySelectorAll(".seat[data-seat]")].map((seat) => [
+  (seat.querySelector(".seat-taken")?.dataset.taken ?? "").split(" ").filter(Boolean),
+  Number(seat.querySelector(".chip.points").textContent),
+])"""
+
+
+def summary_took(page: Page) -> list[tuple[list[str], int]]:
+    """The open summary's rows: the penalty cards each player took, and their points."""
+    return [(cards, points) for cards, _, points in summary_rows(page)]
+
+
+def summary_rows(page: Page) -> list[tuple[list[str], int, int]]:
+    """The open summary's rows: each player's penalty cards, tricks and points."""
+    rows: list[tuple[list[str], int, int]] = page.evaluate(
+        """() => [...document.querySelectorAll("#dlg-summary tbody tr")].map((row) => {
+          const took = row.querySelector("td.took");
+          return [(took.dataset.cards ?? "").split(" ").filter(Boolean),
+                  Number(took.dataset.tricks), Number(row.querySelector("td.num").textContent)];
+        })"""
+    )
+    return rows
+
+
+Summary = tuple[str, list[tuple[list[str], int, int]]]
+
+
+def read_summary(page: Page) -> Summary:
+    """The open summary's contract and rows."""
+    return page.locator("#dlg-summary").get_attribute("data-result") or "", summary_rows(page)
+
+
+def check_summary(summary: Summary) -> None:
+    """What a summary says each player took costs exactly their points (the rules'
+    units: per card, or per trick in Trumps and No Tricks)."""
+    contract, rows = summary
+    unit = POINTS_PER_UNIT[Contract(contract).code]
+    assert len(rows) == 4, summary
+    if contract in ("trumps", "no-tricks"):
+        assert [points for _, _, points in rows] == [unit * tricks for _, tricks, _ in rows]
+    elif contract == "no-last-two":
+        assert sum(tricks for _, tricks, _ in rows) == 13
+    else:
+        assert [points for _, _, points in rows] == [unit * len(cards) for cards, _, _ in rows]
+
+
 def no_sideways_scroll(page: Page) -> None:
     width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1], f"the page scrolls sideways: {width}"
@@ -120,23 +169,41 @@ def test_every_screen_shows_every_choice_the_whole_hand_and_four_columns(
     assert page.locator("#trick-number").inner_text() == "Trick 1/13"  # the declarer leads
     # Play the deal out by tapping; then the summary and the sheet fit, four columns.
     deadline = time.monotonic() + 60
+    seen_taken = False
     while not page.locator("#dlg-summary[open]").count():
         assert time.monotonic() < deadline, "the deal did not end"
         legal = page.locator(LEGAL)
         if legal.count() and page.evaluate("document.body.dataset.busy") == "false":
+            # Each seat shows the hearts it has taken, and they cost its points.
+            taken = page.evaluate(SEATS_TAKEN)
+            for cards, points in taken:
+                assert all(card in HEARTS for card in cards) and points == -30 * len(cards)
+            seen_taken = seen_taken or any(cards for cards, _ in taken)
             try:
                 legal.first.tap(timeout=1000)
             except Exception:  # the hand changed under the tap
                 continue
         page.wait_for_timeout(30)
+    assert seen_taken, "no seat showed the hearts it took"
     assert_tappable(page, "#summary-continue", 1)
+    took = summary_took(page)
+    assert sorted(card for cards, _ in took for card in cards) == sorted(HEARTS)
+    assert all(points == -30 * len(cards) for cards, points in took), took
     if size == (390, 844):
         assert not serious_violations(page)
     page.locator("#summary-continue").tap()
     page.locator("#btn-sheet").tap()
     page.wait_for_selector("#dlg-sheet[open]")
-    assert_tappable(page, "#dlg-sheet thead th", 6)
-    assert_tappable(page, "#dlg-sheet tfoot td", 4)
+    assert_tappable(page, "#dlg-sheet .sheet thead th", 6)
+    assert_tappable(page, "#dlg-sheet .sheet tfoot td", 4)
+    # The contract board (its tab): every player's column, No Hearts by the person.
+    assert_tappable(page, "#tab-board", 1)
+    page.locator("#tab-board").tap()
+    assert_tappable(page, "#sheet-board thead th", 6)
+    row = page.locator('#sheet-board tr[data-line="no-hearts"]')
+    assert row.get_attribute("data-left") == "1"
+    seat = seat_of_first_declarer(21)
+    assert row.locator(f'td[data-seat="{seat}"]').get_attribute("data-deals") == "1"
     assert_tappable(page, "#sheet-close", 1)
     no_sideways_scroll(page)
     assert not errors, errors
@@ -174,11 +241,15 @@ def test_a_whole_game_on_a_phone_shows_each_deals_end_in_order(
     page.wait_for_selector("#hand .card")
     page.evaluate(OBSERVER)
     trumps = 0
+    summaries: dict[str, Summary] = {}
     deadline = time.monotonic() + 400
     while not page.locator("#dlg-sheet[open]").count():
         assert time.monotonic() < deadline, "the game did not end"
         try:
             if page.locator("#dlg-summary[open]").count():
+                deal = page.evaluate("() => document.body.dataset.dealEnd")
+                if deal not in summaries:
+                    summaries[deal] = read_summary(page)
                 page.locator("#summary-continue").tap(timeout=1000)
             elif page.locator(CHOICES).count():
                 suit = page.locator(f"{CHOICES}[data-contract='trumps']:not([disabled])")
@@ -196,6 +267,10 @@ def test_a_whole_game_on_a_phone_shows_each_deals_end_in_order(
             pass
         page.wait_for_timeout(20)
     assert trumps == 2  # the person's two Trumps, declared with the Trumps buttons
+    assert sorted(summaries, key=int) == [str(n) for n in range(1, 20)]
+    for summary in summaries.values():
+        check_summary(summary)
+    assert {contract for contract, _ in summaries.values()} == {c.value for c in Contract}
     flow: list[list[str]] = page.evaluate("window.flow")
     assert page.locator("#deal-info").inner_text().strip() == "The game is over"
     for deal in range(1, 20):
@@ -309,4 +384,36 @@ def test_a_taken_trick_sweeps_to_its_taker_and_keeps_still_when_asked(
         assert styles == {"transition": "0s", "arrive": "none"}
     else:
         assert styles["transition"].startswith("0.3s") and styles["arrive"] == "arrive-left"
+    page.context.close()
+
+
+def test_the_bot_speed_is_chosen_in_the_menu_remembered_and_told_to_the_table(
+    browser: Browser, server: ServerProcess
+) -> None:
+    """On a phone, Rules, the bot speed and the language fold into one menu (☰); the
+    speed chosen there is kept by the browser and asked of the server on every visit."""
+    page = open_table(browser, server, (390, 844), seed=21)
+    errors = watch_errors(page)
+    page.wait_for_selector(CHOICES)
+    speed = ".speed-picker[data-table-speed='{}']"
+    page.wait_for_selector(speed.format("normal"), state="attached")
+    assert not page.locator("#speed-select").is_visible()
+    page.locator("#btn-more").tap()
+    assert page.locator("#btn-more").get_attribute("aria-expanded") == "true"
+    assert_tappable(page, "#more button:not([hidden]), #more select", 3)
+    no_sideways_scroll(page)
+    page.select_option("#speed-select", "slow")
+    page.wait_for_selector(speed.format("slow"), state="attached")  # the server's answer
+    assert not page.locator("#speed-select").is_visible()  # a choice closes the menu
+    assert page.evaluate("() => localStorage.getItem('king:speed')") == "slow"
+    page.reload()
+    page.wait_for_selector(CHOICES)
+    page.wait_for_selector(speed.format("slow"), state="attached")
+    assert page.locator("#speed-select").input_value() == "slow"
+    # Esc closes the menu and gives the focus back to its button.
+    page.locator("#btn-more").tap()
+    page.keyboard.press("Escape")
+    assert page.locator("#btn-more").get_attribute("aria-expanded") == "false"
+    assert page.evaluate("() => document.activeElement.id") == "btn-more"
+    assert not errors, errors
     page.context.close()

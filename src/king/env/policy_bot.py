@@ -119,6 +119,8 @@ def serve(bot: PolicyBot, lines: IO[str], out: IO[str]) -> None:
                 return
             if kind == "hello":
                 send({"type": "hello", "protocol": PROTOCOL, "name": bot.name})
+            elif kind in ("declare", "play") and not message["legal"]:
+                raise ValueError(f"a {kind} request must list at least one legal move")
             elif kind == "declare":
                 view = view_from_json(message["view"], message["legal"])
                 send({"id": message["id"], "declare": str(bot.declare(view))})

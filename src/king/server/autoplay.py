@@ -76,7 +76,7 @@ class Autoplay:
     async def _turn(self, seat: int, seq: int) -> None:
         table = self.table
         try:
-            pause = table.settings.bot_pause
+            pause = table.bot_pause
             if pause > 0:
                 deal = table.game.deal
                 if deal is None or not deal.current_trick:

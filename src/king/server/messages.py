@@ -10,16 +10,32 @@ from __future__ import annotations
 from typing import Literal
 
 from king.game import Game, Phase
-from king.rules import ALL_DECLARATIONS, NEGATIVES_PER_PLAYER, Contract
+from king.rules import (
+    ALL_DECLARATIONS,
+    MAX_PER_NEGATIVE,
+    NEGATIVE_CONTRACTS,
+    NEGATIVES_PER_PLAYER,
+    Contract,
+)
 from king.server.protocol import (
+    BoardEntry,
+    BoardLine,
     DeclarationChoice,
     GameView,
     PublicEvent,
     StateMessage,
+    TakenInfo,
     TrickInfo,
 )
 
-__all__ = ["state_message", "declaration_choices", "last_trick", "hand_sizes"]
+__all__ = [
+    "state_message",
+    "declaration_choices",
+    "last_trick",
+    "hand_sizes",
+    "taken_info",
+    "contract_board",
+]
 
 Why = Literal["trumps_done", "negatives_done", "played_twice"]
 
@@ -70,6 +86,52 @@ def hand_sizes(game: Game) -> list[int]:
     return [0, 0, 0, 0]
 
 
+def taken_info(game: Game) -> TakenInfo | None:
+    """What each seat has taken in the latest declared deal (public: every trick is
+    seen by all): its tricks and the penalty cards among them."""
+    deals = game.deals
+    if not deals:
+        return None
+    deal = deals[-1]
+    penalty = deal.contract.penalty_mask
+    cards: list[list[str]] = [[], [], [], []]
+    for trick in deal.tricks:
+        cards[trick.winner].extend(str(card) for card in trick.cards if card.mask & penalty)
+    return TakenInfo(
+        deal=len(deals) - 1,
+        contract=deal.contract.value,
+        counts="cards" if penalty else "tricks",
+        tricks=[deal.tricks_won(seat) for seat in range(4)],
+        cards=cards,
+    )
+
+
+def contract_board(game: Game) -> list[BoardLine]:
+    """The contract board: each negative contract, then Trumps, with the deals it was
+    declared in and, for a negative one, how often it may still be declared."""
+    declared: dict[Contract, list[BoardEntry]] = {}
+    for number, deal in enumerate(game.deals):
+        trump = deal.declaration.trump
+        entry = BoardEntry(
+            deal=number, declarer=deal.declarer, trump=None if trump is None else trump.letter
+        )
+        declared.setdefault(deal.contract, []).append(entry)
+    lines = [
+        BoardLine(
+            contract=contract.value,
+            declared=declared.get(contract, []),
+            left=max(0, MAX_PER_NEGATIVE - game.times_declared(contract)),
+        )
+        for contract in NEGATIVE_CONTRACTS
+    ]
+    lines.append(
+        BoardLine(
+            contract=Contract.TRUMPS.value, declared=declared.get(Contract.TRUMPS, []), left=None
+        )
+    )
+    return lines
+
+
 def state_message(game: Game, seat: int | None, seq: int, event: PublicEvent | None) -> str:
     """The ``state`` message for one seat (``None``: a spectator), as JSON text."""
     view = game.view(0 if seat is None else seat)
@@ -92,5 +154,7 @@ def state_message(game: Game, seat: int | None, seq: int, event: PublicEvent | N
         hand_sizes=hand_sizes(game),
         last_trick=last_trick(game),
         obligations=[list(game.obligations(s)) for s in range(4)],
+        taken=taken_info(game),
+        board=contract_board(game),
     )
     return message.model_dump_json()

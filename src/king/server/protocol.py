@@ -25,7 +25,11 @@ __all__ = [
     "DeclareMessage",
     "PlayMessage",
     "PingMessage",
+    "SpeedMessage",
+    "Speed",
+    "SPEED_FACTORS",
     "ServerMessage",
+    "PaceMessage",
     "WelcomeMessage",
     "TableMessage",
     "StateMessage",
@@ -37,6 +41,9 @@ __all__ = [
     "TrickInfo",
     "TrickCard",
     "ResultInfo",
+    "TakenInfo",
+    "BoardEntry",
+    "BoardLine",
     "PublicEvent",
     "DeclarationChoice",
     "SeatRequest",
@@ -114,6 +121,20 @@ class PlayMessage(_Model):
     card: Annotated[str, Field(min_length=2, max_length=3)]
 
 
+#: How fast the bots move, as a person asks: their pause is the server's ``--bot-pause``
+#: times :data:`SPEED_FACTORS` of the slowest choice of the people at the table.
+Speed = Literal["fast", "normal", "slow"]
+SPEED_FACTORS: dict[str, float] = {"fast": 0.3, "normal": 1.0, "slow": 2.0}
+
+
+class SpeedMessage(_Model):
+    """How fast this person would like the bots to move (answered by ``pace``)."""
+
+    v: Literal[1]
+    type: Literal["speed"]
+    speed: Speed
+
+
 class PingMessage(_Model):
     """Ask for a ``pong`` (keeps proxies from closing an idle socket)."""
 
@@ -122,10 +143,10 @@ class PingMessage(_Model):
 
 
 ClientMessage = Annotated[
-    HelloMessage | WatchMessage | DeclareMessage | PlayMessage | PingMessage,
+    HelloMessage | WatchMessage | DeclareMessage | PlayMessage | SpeedMessage | PingMessage,
     Field(discriminator="type"),
 ]
-_CLIENT_TYPES = ("hello", "watch", "declare", "play", "ping")
+_CLIENT_TYPES = ("hello", "watch", "declare", "play", "speed", "ping")
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -133,7 +154,10 @@ def describe_validation_error(error: ValidationError) -> str:
     """One line naming each wrong field and what was wrong with it."""
     parts = []
     for item in error.errors(include_url=False):
-        where = ".".join(str(p) for p in item["loc"] if p not in _CLIENT_TYPES)
+        loc = item["loc"]
+        if loc and loc[0] in _CLIENT_TYPES:
+            loc = loc[1:]  # the union's tag (the message type), not a field
+        where = ".".join(str(p) for p in loc)
         parts.append(f"{where or 'message'}: {item['msg']}")
     return "; ".join(parts)
 
@@ -304,10 +328,22 @@ class WelcomeMessage(_Model):
     role: Literal["player", "spectator"]
     seat: int | None
     table: TableInfo
-    #: The server's pause before each bot move, so that the page can pace animations.
+    #: The pause before each bot move now, so that the page can pace animations.
     bot_pause_ms: int
     #: Seconds after which a bot stands in for an absent person.
     away_after: float
+    #: The table's bot speed now (see ``pace``).
+    speed: Speed = "normal"
+
+
+class PaceMessage(_Model):
+    """The bots' speed at this table: the slowest that a connected person asked for (the
+    seated people's, or the spectators' when nobody sits), and the pause it gives."""
+
+    v: Literal[1] = 1
+    type: Literal["pace"] = "pace"
+    speed: Speed
+    bot_pause_ms: int
 
 
 class TableMessage(_Model):
@@ -316,6 +352,38 @@ class TableMessage(_Model):
     v: Literal[1] = 1
     type: Literal["table"] = "table"
     table: TableInfo
+
+
+class TakenInfo(_Model):
+    """What each seat took in one deal: the deal being played or, between deals, the one
+    just finished (``deal`` says which, 0-based).  ``cards`` are the contract's penalty
+    cards each seat took, in playing order (empty in Trumps, No Tricks and No Last Two,
+    whose points come from tricks)."""
+
+    deal: int
+    contract: str
+    #: What the contract's points count: penalty ``cards`` or ``tricks``.
+    counts: Literal["cards", "tricks"]
+    tricks: list[int]
+    cards: list[list[str]]
+
+
+class BoardEntry(_Model):
+    """One declaration on the contract board: in which deal (0-based), by whom."""
+
+    deal: int
+    declarer: int
+    trump: SuitText | None
+
+
+class BoardLine(_Model):
+    """One contract on the game's board: the deals it was declared in (the one being
+    played included) and, for a negative contract, how often it may still be declared
+    (``left``; null for Trumps, which each player owes instead: ``obligations``)."""
+
+    contract: str
+    declared: list[BoardEntry]
+    left: int | None
 
 
 class StateMessage(_Model):
@@ -337,6 +405,10 @@ class StateMessage(_Model):
     last_trick: TrickInfo | None
     #: For each seat: Trumps still owed, negative contracts still owed.
     obligations: list[list[int]]
+    #: What each seat has taken in the deal (null before the first declaration).
+    taken: TakenInfo | None = None
+    #: The seven contracts, negative ones first: who declared each, and what is left.
+    board: list[BoardLine] = Field(default_factory=list)
 
 
 class ErrorMessage(_Model):
@@ -364,7 +436,9 @@ class PongMessage(_Model):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = WelcomeMessage | TableMessage | StateMessage | ErrorMessage | PongMessage
+ServerMessage = (
+    WelcomeMessage | TableMessage | StateMessage | PaceMessage | ErrorMessage | PongMessage
+)
 
 
 # -- HTTP -------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from king.server.protocol import (
     PlayMessage,
     PongMessage,
     ProtocolError,
+    SpeedMessage,
     WatchMessage,
     parse_client_message,
 )
@@ -56,6 +57,10 @@ class Session:
                 self.client.send(PongMessage().model_dump_json())
             elif isinstance(message, HelloMessage | WatchMessage):
                 self._join(message)
+            elif isinstance(message, SpeedMessage):
+                if not self.joined:
+                    raise ActionError("not_joined", "send hello or watch first")
+                self.table.set_speed(self.client, message.speed)
             else:
                 self._act(message)
         except ActionError as error:

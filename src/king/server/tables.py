@@ -27,7 +27,16 @@ from king.server.autoplay import Autoplay
 from king.server.config import ServerSettings
 from king.server.messages import state_message
 from king.server.players import BotRunner
-from king.server.protocol import PublicEvent, SeatInfo, TableInfo, TableMessage, WelcomeMessage
+from king.server.protocol import (
+    SPEED_FACTORS,
+    PaceMessage,
+    PublicEvent,
+    SeatInfo,
+    Speed,
+    TableInfo,
+    TableMessage,
+    WelcomeMessage,
+)
 from king.server.store import EventStore, StoredEvent, StoreError
 
 __all__ = ["ActionError", "Client", "Seat", "Table", "hash_address", "hash_token", "clean_name"]
@@ -149,6 +158,8 @@ class Table:
         #: The number of the next event (event 0 is the header).
         self.seq = 1
         self._clients: dict[Client, int | None] = {}
+        #: The bot speed each connection asked for (those that said nothing: normal).
+        self._speeds: dict[Client, Speed] = {}
         self.autoplay = Autoplay(self)
         self._broken: str | None = None
         self._closed = False
@@ -334,20 +345,24 @@ class Table:
         the table stands.  A returning person takes their seat back from a stand-in."""
         if seat is None and self.spectators >= self.settings.max_spectators:
             raise ActionError("full", "this table has as many spectators as it can take")
+        speed = self.speed
         self._clients[client] = seat
         self.last_active = time.monotonic()
         welcome = WelcomeMessage(
             role="spectator" if seat is None else "player",
             seat=seat,
             table=self.info(),
-            bot_pause_ms=round(self.settings.bot_pause * 1000),
+            bot_pause_ms=round(self.bot_pause * 1000),
             away_after=self.settings.away_after,
+            speed=self.speed,
         )
         client.send(welcome.model_dump_json())
         if self.status != "waiting":
             event = PublicEvent(kind="resume")
             client.send(state_message(self.game, seat, self.seq, event))
         self.announce_table()
+        if self.speed != speed:
+            self._announce_pace()
         self.autoplay.watch_absences()
         self.autoplay.kick()
 
@@ -355,13 +370,56 @@ class Table:
         """Forget a connection; a person who has no connection left is away from now."""
         if client not in self._clients:
             return
+        speed = self.speed
         seat = self._clients.pop(client)
+        self._speeds.pop(client, None)
         self.last_active = time.monotonic()
         if seat is not None and not self.connected(seat):
             self.seats[seat].away_since = time.monotonic()
         if not self._closed:
             self.announce_table()
             self.autoplay.watch_absences()
+            if self.speed != speed:
+                self._announce_pace()
+
+    # -- the bots' speed ------------------------------------------------------------
+
+    @property
+    def speed(self) -> Speed:
+        """How fast the bots move: the slowest choice of the people seated and connected,
+        or of the spectators while nobody sits (nobody is hurried past what they follow)."""
+        seated = [c for c, seat in self._clients.items() if seat is not None]
+        asking = seated or list(self._clients)
+        if not asking:
+            return "normal"
+        return max(
+            (self._speeds.get(client, "normal") for client in asking),
+            key=lambda speed: SPEED_FACTORS[speed],
+        )
+
+    @property
+    def bot_pause(self) -> float:
+        """Seconds a bot waits before it moves, at the table's speed now."""
+        return self.settings.bot_pause * SPEED_FACTORS[self.speed]
+
+    def set_speed(self, client: Client, speed: Speed) -> None:
+        """Note the speed a connection asks for; everyone hears the table's new pace
+        when it changes, and the asker always hears it."""
+        before = self.speed
+        self._speeds[client] = speed
+        if self.speed != before:
+            self._announce_pace()
+        else:
+            client.send(self._pace_message())
+
+    def _pace_message(self) -> str:
+        pace = PaceMessage(speed=self.speed, bot_pause_ms=round(self.bot_pause * 1000))
+        return pace.model_dump_json()
+
+    def _announce_pace(self) -> None:
+        text = self._pace_message()
+        for client in list(self._clients):
+            client.send(text)
 
     def connected(self, seat: int) -> bool:
         """Whether a person is connected to ``seat`` now."""

@@ -75,6 +75,18 @@ export function saveName(name) {
   storage()?.setItem("king:name", name);
 }
 
+/** The bots' speed this browser asked for last (fast, normal, slow), if any. */
+export const SPEEDS = ["fast", "normal", "slow"];
+
+export function loadSpeed() {
+  const speed = storage()?.getItem("king:speed");
+  return SPEEDS.includes(speed) ? speed : null;
+}
+
+export function saveSpeed(speed) {
+  storage()?.setItem("king:speed", speed);
+}
+
 /** The absolute invite link of a table. */
 export function inviteLink(table) {
   return `${window.location.origin}/t/${encodeURIComponent(table)}`;

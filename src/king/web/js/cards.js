@@ -45,3 +45,30 @@ export const POSITIONS = ["bottom", "left", "top", "right"];
 export function position(seat, me) {
   return POSITIONS[(seat - me + 4) % 4];
 }
+
+const RANKS = "AKQJT98765432";
+
+/** Cards as players jot them down, by suit, highest first: "♥A K 10 ♠Q" (coloured as on
+ * the cards, each card named for screen readers). */
+export function cardGroups(codes) {
+  const box = document.createElement("span");
+  box.className = "card-groups";
+  box.dataset.cards = codes.join(" ");
+  for (const suit of ["S", "H", "D", "C"]) {
+    const ranks = codes
+      .filter((code) => code[code.length - 1] === suit)
+      .map((code) => (code.length === 3 ? "T" : code[0]))
+      .sort((a, b) => RANKS.indexOf(a) - RANKS.indexOf(b));
+    if (!ranks.length) continue;
+    const group = document.createElement("span");
+    group.className = `card-group ${RED_SUITS.has(suit) ? "red" : "black"}`;
+    group.textContent = SUIT_SYMBOLS[suit] + ranks.map((rank) => (rank === "T" ? "10" : rank)).join(" ");
+    group.setAttribute("aria-hidden", "true");
+    box.append(group);
+  }
+  const names = document.createElement("span");
+  names.className = "visually-hidden";
+  names.textContent = codes.map(cardLabel).join(", ");
+  box.append(names);
+  return box;
+}

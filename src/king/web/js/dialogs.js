@@ -2,9 +2,9 @@
 // a table, the invite link, and the rules.
 
 import { copyText, inviteLink, loadName } from "./api.js";
-import { cardFace } from "./cards.js";
+import { cardFace, cardGroups } from "./cards.js";
 import { renderMarkdown } from "./markdown.js";
-import { contractName, el, seatName, wrap } from "./render.js";
+import { contractBoard, contractName, el, seatName, wrap } from "./render.js";
 import { t } from "./strings.js";
 
 function open(dialog) {
@@ -45,18 +45,33 @@ export function showSummary(ctx, state = ctx.state) {
   const dialog = document.getElementById("dlg-summary");
   dialog.replaceChildren();
   const number = view.results.length;
+  dialog.dataset.result = result.contract;
   dialog.append(
     heading(dialog, t("summary.title", { n: number, contract: contractName(result.contract, result.trump) })),
     el("p", "muted", t("summary.declaredBy", { name: seatName(ctx, result.declarer) })),
   );
-  const table = el("table", "score-table");
+  const table = el("table", "score-table summary");
   const head = el("tr");
-  head.append(el("th", "", t("scores.player")), el("th", "", t("summary.points")), el("th", "", t("summary.total")));
+  for (const key of ["scores.player", "summary.took", "summary.points", "summary.total"]) {
+    head.append(el("th", "", t(key)));
+  }
   table.append(wrap("thead", head));
   const body = el("tbody");
+  // What each player took: the penalty cards of a card contract, otherwise tricks.
+  const taken = state.taken && state.taken.deal === number - 1 ? state.taken : null;
   for (let seat = 0; seat < 4; seat += 1) {
     const row = el("tr", seat === ctx.seat ? "me" : "");
-    row.append(el("td", "name", seatName(ctx, seat)), numberCell(result.points[seat]), numberCell(view.totals[seat], true));
+    row.dataset.seat = String(seat);
+    const took = el("td", "took");
+    if (taken) {
+      const cards = taken.cards[seat];
+      took.dataset.tricks = String(taken.tricks[seat]);
+      took.dataset.cards = cards.join(" ");
+      if (cards.length) took.append(cardGroups(cards));
+      else if (taken.counts === "cards") took.textContent = "—";
+      else took.textContent = t("table.tricksWon", { n: taken.tricks[seat] });
+    }
+    row.append(el("td", "name", seatName(ctx, seat)), took, numberCell(result.points[seat]), numberCell(view.totals[seat], true));
     body.append(row);
   }
   table.append(body);
@@ -110,6 +125,47 @@ function gameOver(ctx, view) {
   return box;
 }
 
+/** The tab of the score sheet shown last (it opens on the same one again). */
+let sheetTab = "deals";
+
+/** A row of tabs over `panels` ([name, title, element]): one panel shows at a time; the
+ * arrow keys move between the tabs, as the ARIA tabs pattern has it. */
+function tabs(dialog, panels) {
+  const list = el("div", "sheet-tabs");
+  list.setAttribute("role", "tablist");
+  const buttons = [];
+  const show = (name) => {
+    sheetTab = name;
+    panels.forEach(([id, , panel], i) => {
+      panel.hidden = id !== name;
+      buttons[i].setAttribute("aria-selected", String(id === name));
+      buttons[i].tabIndex = id === name ? 0 : -1;
+    });
+  };
+  panels.forEach(([id, title, panel], i) => {
+    const button = el("button", "sheet-tab", title);
+    button.type = "button";
+    button.id = `tab-${id}`;
+    button.setAttribute("role", "tab");
+    button.setAttribute("aria-controls", `${dialog.id}-${id}`);
+    panel.id = `${dialog.id}-${id}`;
+    panel.setAttribute("role", "tabpanel");
+    panel.setAttribute("aria-labelledby", button.id);
+    button.addEventListener("click", () => show(id));
+    button.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowLeft: -1 }[event.key];
+      if (!step) return;
+      const next = buttons[(i + step + buttons.length) % buttons.length];
+      next.click();
+      next.focus();
+    });
+    buttons.push(button);
+    list.append(button);
+  });
+  show(panels.some(([id]) => id === sheetTab) ? sheetTab : panels[0][0]);
+  return list;
+}
+
 /** Every finished deal, the totals and (at the end) the winner, the places, the points
  * by contract, and the ways on: play again (``onAgain``) or a new table. */
 export function showSheet(ctx, recordUrl, onAgain = null) {
@@ -118,8 +174,9 @@ export function showSheet(ctx, recordUrl, onAgain = null) {
   dialog.replaceChildren();
   dialog.append(heading(dialog, t("sheet.title")));
   const results = view ? view.results : [];
+  const deals = el("div", "sheet-panel");
   if (!results.length) {
-    dialog.append(el("p", "muted", t("sheet.none")));
+    deals.append(el("p", "muted", t("sheet.none")));
   } else {
     const table = el("table", "score-table sheet");
     const head = el("tr");
@@ -142,7 +199,17 @@ export function showSheet(ctx, recordUrl, onAgain = null) {
     table.append(body, wrap("tfoot", foot));
     const scroller = el("div", "sheet-scroll");
     scroller.append(table);
-    dialog.append(scroller);
+    deals.append(scroller);
+  }
+  if (view && view.phase !== "over" && ctx.state.board?.length) {
+    // During the game the sheet has two tabs: the deals so far, and the contract board.
+    const board = el("div", "sheet-panel");
+    const table = contractBoard(ctx, ctx.state);
+    table.id = "sheet-board";
+    board.append(table, el("p", "legend small", `${t("board.legend")} ${t("scores.legend")}`));
+    dialog.append(tabs(dialog, [["deals", t("sheet.deals"), deals], ["board", t("board.title"), board]]), deals, board);
+  } else {
+    dialog.append(deals);
   }
   if (view && view.phase === "over") {
     const best = Math.max(...view.totals);
@@ -343,7 +410,10 @@ export function showRules(table) {
     dialog.addEventListener("close", () => {
       const opener = rulesOpener;
       rulesOpener = null;
-      if (opener?.isConnected && typeof opener.focus === "function") opener.focus();
+      // Back to what opened it, or to the menu button when that is folded away now.
+      const shown = opener?.isConnected && opener.getClientRects().length > 0;
+      const target = shown ? opener : document.getElementById("btn-more");
+      if (target && typeof target.focus === "function") target.focus();
     });
   }
   dialog.replaceChildren();

@@ -1,7 +1,7 @@
 // Drawing the table from the latest state: the top bar, the four seats, the trick,
 // whose turn it is and the score panel.  Nothing here talks to the server.
 
-import { cardFace, cardLabel, position, SUIT_SYMBOLS, suitMark } from "./cards.js";
+import { cardFace, cardGroups, cardLabel, position, SUIT_SYMBOLS, suitMark } from "./cards.js";
 import { t } from "./strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -110,6 +110,13 @@ export function renderSeats(ctx) {
     const [trumps, negatives] = state.obligations[seat];
     stats.append(el("span", "chip owes", t("scores.owesShort", { t: trumps, n: negatives })));
     box.append(stats);
+    const taken = takenThisDeal(state, seat);
+    if (taken.length) {
+      const line = el("div", "seat-taken");
+      line.dataset.taken = taken.join(" ");
+      line.append(el("span", "visually-hidden", t("table.taken")), cardGroups(taken));
+      box.append(line);
+    }
     if (seat !== ctx.seat && pos !== "bottom") {
       const backs = el("div", "backs");
       backs.setAttribute("role", "img");
@@ -118,6 +125,13 @@ export function renderSeats(ctx) {
       box.append(backs);
     }
   }
+}
+
+/** The penalty cards `seat` has taken in the deal on the table (none between deals). */
+export function takenThisDeal(state, seat) {
+  const taken = state?.taken;
+  if (!taken || taken.deal !== state.view.deal || !state.view.contract) return [];
+  return taken.cards[seat] ?? [];
 }
 
 /** Put cards in the trick area: `cards` are {seat, card}; `arriving` animates one in. */
@@ -173,7 +187,7 @@ export function renderScores(ctx) {
   box.append(title);
   const table = el("table", "score-table");
   const head = el("tr");
-  for (const key of ["scores.player", "scores.deal", "scores.total", "scores.owes"]) {
+  for (const key of ["scores.player", "scores.deal", "scores.total"]) {
     head.append(el("th", "", t(key)));
   }
   table.append(wrap("thead", head));
@@ -189,14 +203,79 @@ export function renderScores(ctx) {
     const total = state ? state.view.totals[seat] : 0;
     row.append(el("td", `num ${deal < 0 ? "minus" : deal > 0 ? "plus" : ""}`, String(deal)));
     row.append(el("td", `num total ${total < 0 ? "minus" : total > 0 ? "plus" : ""}`, String(total)));
-    const owes = state ? state.obligations[seat] : [2, 3];
-    const cell = el("td", "owes", t("scores.owesShort", { t: owes[0], n: owes[1] }));
-    cell.title = t("scores.owesValue", { t: owes[0], n: owes[1] });
-    row.append(cell);
     body.append(row);
   }
   table.append(body);
-  box.append(table, el("p", "legend", t("scores.legend")));
+  box.append(table);
+  if (state?.board?.length) {
+    const title = el("h2", "", t("board.title"));
+    title.id = "board-title";
+    box.append(title, contractBoard(ctx, state), el("p", "legend", `${t("board.legend")} ${t("scores.legend")}`));
+  }
+}
+
+/**
+ * The contract board, as on a King score card: a row for each contract (the negative
+ * ones, then Trumps) with the deals each player declared it in and how often it may
+ * still be declared, and a last row with what each player still owes.
+ */
+export function contractBoard(ctx, state) {
+  const view = state.view;
+  const table = el("table", "score-table board");
+  const head = el("tr");
+  head.append(el("th", "", t("board.contract")));
+  for (let seat = 0; seat < 4; seat += 1) {
+    const th = el("th", seat === ctx.seat ? "me" : "", seatName(ctx, seat));
+    th.title = seatName(ctx, seat);
+    head.append(th);
+  }
+  head.append(el("th", "", t("board.left")));
+  table.append(wrap("thead", head));
+  const body = el("tbody");
+  for (const line of state.board) {
+    const row = el("tr");
+    row.dataset.line = line.contract;
+    if (line.left !== null) row.dataset.left = String(line.left);
+    if (line.left === 0) row.classList.add("used-up");
+    row.append(el("th", "contract-cell", t(`contract.${line.contract}`)));
+    for (let seat = 0; seat < 4; seat += 1) {
+      const cell = el("td", "declared");
+      cell.dataset.seat = String(seat);
+      const deals = line.declared.filter((entry) => entry.declarer === seat);
+      cell.dataset.deals = deals.map((entry) => entry.deal + 1).join(" ");
+      for (const entry of deals) {
+        const mark = el("span", "board-deal", String(entry.deal + 1));
+        if (entry.trump) mark.append(suitMark(entry.trump));
+        if (entry.deal === view.deal && view.phase === "playing") mark.classList.add("now");
+        mark.title = t("board.declaredIn", { name: seatName(ctx, seat), n: entry.deal + 1 });
+        cell.append(mark);
+      }
+      row.append(cell);
+    }
+    // How often it may still be declared: a number, worded for screen readers.
+    const left = el("td", "left");
+    if (line.left !== null) {
+      const words = line.left === 0 ? t("board.usedUp") : t("board.leftCount", { n: line.left });
+      left.title = words;
+      const number = el("span", "", String(line.left));
+      number.setAttribute("aria-hidden", "true");
+      left.append(number, el("span", "visually-hidden", words));
+    }
+    row.append(left);
+    body.append(row);
+  }
+  const owes = el("tr", "owes-row");
+  owes.append(el("th", "", t("board.owes")));
+  for (let seat = 0; seat < 4; seat += 1) {
+    const [trumps, negatives] = state.obligations[seat];
+    const cell = el("td", "owes", t("scores.owesShort", { t: trumps, n: negatives }));
+    cell.dataset.seat = String(seat);
+    cell.title = t("scores.owesValue", { t: trumps, n: negatives });
+    owes.append(cell);
+  }
+  owes.append(el("td"));
+  table.append(body, wrap("tfoot", owes));
+  return table;
 }
 
 /** A new element holding `children`. */

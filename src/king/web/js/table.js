@@ -1,7 +1,7 @@
 // The table page: connect to the table, apply each state the server sends in order
 // (animating the cards as they are played), and send the person's choices.
 
-import { api, ApiError, forgetToken, loadToken, saveName, saveToken } from "./api.js";
+import { api, ApiError, forgetToken, loadSpeed, loadToken, saveName, saveSpeed, saveToken } from "./api.js";
 import { Connection } from "./connection.js";
 import { installDeclareKeys, renderDeclare } from "./declare.js";
 import { askToJoin, showInvite, showLastTrick, showRules, showSheet, showSummary } from "./dialogs.js";
@@ -32,6 +32,10 @@ const ctx = {
   pending: false,
   pauseMs: 700,
   token: null,
+  /** The bots' speed this person chose (remembered), and the table's (the slowest
+   * anyone at the table chose: the server paces its bots by it). */
+  speed: loadSpeed() ?? "normal",
+  tableSpeed: "normal",
 };
 const queue = [];
 let pumping = false;
@@ -130,22 +134,79 @@ function renderWaiting() {
   box.append(text, button);
 }
 
-/** How long cards stay on the table: paced like the server's bots. */
+/** How long a card takes to arrive, the shortest a finished trick stays, and the
+ * seconds a deal's summary stays open before the next deal comes by itself, by speed. */
+const PACES = {
+  fast: { arrive: 180, hold: 450, summary: 8 },
+  normal: { arrive: 260, hold: 900, summary: 12 },
+  slow: { arrive: 340, hold: 1600, summary: 20 },
+};
+
+/** How long cards stay on the table: paced like the server's bots (whose pause is the
+ * table's speed at work), and never faster than the table's speed. */
 function timing() {
   const pause = ctx.pauseMs;
-  return { arrive: pause > 0 ? 260 : 60, hold: pause > 0 ? Math.max(900, pause * 1.6) : 150 };
+  const pace = PACES[ctx.tableSpeed] ?? PACES.normal;
+  if (pause <= 0) return { arrive: 60, hold: 150, summary: pace.summary };
+  return { arrive: pace.arrive, hold: Math.max(pace.hold, pause * 1.6), summary: pace.summary };
+}
+
+/** The ☰ menu of a narrow screen (Rules, bot speed, language): opens under its button,
+ * closes on a choice, on Esc, or on a tap elsewhere. */
+function installMenu() {
+  const button = document.getElementById("btn-more");
+  const menu = document.getElementById("more");
+  const setOpen = (open) => {
+    menu.classList.toggle("open", open);
+    button.setAttribute("aria-expanded", String(open));
+  };
+  button.addEventListener("click", () => {
+    const open = !menu.classList.contains("open");
+    setOpen(open);
+    if (open) menu.querySelector("button, select")?.focus();
+  });
+  menu.addEventListener("click", (event) => {
+    if (event.target.closest("button, a")) setOpen(false);
+  });
+  menu.addEventListener("change", () => setOpen(false));
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && menu.classList.contains("open")) {
+      setOpen(false);
+      button.focus();
+    }
+  });
+  document.addEventListener("pointerdown", (event) => {
+    if (!menu.contains(event.target) && !button.contains(event.target)) setOpen(false);
+  });
+}
+
+/** The person chose a speed: remember it and tell the table. */
+function chooseSpeed(speed) {
+  ctx.speed = speed;
+  saveSpeed(speed);
+  connection?.send({ type: "speed", speed });
+  renderSpeed();
+}
+
+/** The speed select shows the person's choice; its title says when someone at the
+ * table asked for a slower one (the bots then move at theirs). */
+function renderSpeed() {
+  const select = document.getElementById("speed-select");
+  select.value = ctx.speed;
+  const slower = ctx.tableSpeed !== ctx.speed && PACES[ctx.tableSpeed].hold > PACES[ctx.speed].hold;
+  select.title = slower
+    ? t("speed.slower", { speed: t(`speed.${ctx.tableSpeed}`) })
+    : t("speed.title");
+  select.closest(".speed-picker").dataset.tableSpeed = ctx.tableSpeed;
 }
 
 /** How long a finished trick takes to sweep to the seat that took it. */
 const GATHER_MS = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 320;
 
-/** Seconds a deal's summary stays open before the next deal comes by itself. */
-const SUMMARY_SECONDS = 12;
-
 /**
  * The end of a deal, in the order a person follows it: the last trick stays on the felt
  * with who took it, then the deal's summary; only when it is closed (or after
- * SUMMARY_SECONDS) does anything of the next deal show: its number, hand, totals and
+ * a few seconds: timing().summary) does anything of the next deal show: its number, hand, totals and
  * declaration.  The last deal ends in the final score sheet the same way.
  */
 async function endOfDeal(message, hurry) {
@@ -154,9 +215,10 @@ async function endOfDeal(message, hurry) {
   const trick = message.last_trick;
   const before = ctx.state;
   if (before) {
-    // The finished deal as it stands after its last card: nothing of the next one yet.
+    // The finished deal as it stands after its last card: nothing of the next one yet
+    // (what each player took is the finished deal's, the last trick included).
     const view = { ...before.view, hand: before.view.hand.filter((c) => c !== event.card), to_act: null, trick: [] };
-    ctx.state = { ...before, view, legal: [], declarations: [] };
+    ctx.state = { ...before, view, legal: [], declarations: [], taken: message.taken };
   }
   ctx.pending = false;
   renderAll();
@@ -192,7 +254,7 @@ function summarySeen(message, hurry) {
   return new Promise((resolve) => {
     // A spectator far behind (catching up) sees each summary for a moment only; a
     // player always gets the whole time.
-    let left = hurry && ctx.seat === null ? 0 : SUMMARY_SECONDS;
+    let left = hurry && ctx.seat === null ? 0 : timing().summary;
     const tick = () => {
       const note = document.getElementById("summary-auto");
       if (note) note.textContent = t("summary.auto", { n: left });
@@ -276,10 +338,18 @@ function onMessage(message) {
       ctx.me = message.seat ?? 0;
       ctx.table = message.table;
       ctx.pauseMs = message.bot_pause_ms;
+      ctx.tableSpeed = message.speed ?? "normal";
       queue.length = 0;
+      if (loadSpeed()) connection.send({ type: "speed", speed: ctx.speed });
+      renderSpeed();
       document.body.classList.toggle("spectator", message.role === "spectator");
       if (message.role === "spectator") toast(t("table.spectating"));
       renderAll();
+      break;
+    case "pace":
+      ctx.pauseMs = message.bot_pause_ms;
+      ctx.tableSpeed = message.speed;
+      renderSpeed();
       break;
     case "table":
       ctx.table = message.table;
@@ -327,6 +397,7 @@ function focusTurn() {
 /** Draw everything again in a newly chosen language (open dialogs included). */
 function redraw() {
   renderAll();
+  renderSpeed();
   if (ctx.state && !pumping) renderTrick(ctx, ctx.state.view.trick);
   if (document.getElementById("dlg-summary").open) showSummary(ctx, summaryState ?? ctx.state);
   if (document.getElementById("dlg-sheet").open) showSheet(ctx, api.recordUrl(tableId), playAgain);
@@ -399,6 +470,10 @@ async function main() {
   document.getElementById("btn-sheet").addEventListener("click", () => showSheet(ctx, api.recordUrl(tableId), playAgain));
   document.getElementById("btn-invite").addEventListener("click", () => showInvite(tableId, toast));
   document.getElementById("btn-rules").addEventListener("click", () => showRules(ctx.table));
+  installMenu();
+  const speedSelect = document.getElementById("speed-select");
+  speedSelect.addEventListener("change", () => chooseSpeed(speedSelect.value));
+  renderSpeed();
   if (window.location.hash.startsWith("#token=")) {
     saveToken(tableId, decodeURIComponent(window.location.hash.slice("#token=".length)));
     window.history.replaceState(null, "", window.location.pathname + window.location.search);
