@@ -1,7 +1,8 @@
 """Take the page's screenshots for the docs with Debian's Chromium: a table mid-deal in
 English (``docs/table.png``) and in Turkish (``docs/table-tr.png``), and a whole game
 on a phone (390x844) and a laptop (1280x720): declaring, mid-trick, a deal's summary,
-the score sheet with its contract board and the game over (``docs/phone-*.png``, ``docs/desktop-*.png``).
+the score sheet's contract board and the game over (``docs/phone-*.png``,
+``docs/desktop-*.png``).
 
     python scripts/screenshots.py
 """
@@ -133,6 +134,7 @@ def whole_game(browser: Browser, server: ServerProcess) -> None:
                 deal = page.locator("#deal-number").get_attribute("data-deal") or "0"
                 if not shot["board"] and int(deal) >= 9:
                     page.locator("#btn-sheet").tap()
+                    page.locator("#tab-board").tap()
                     page.wait_for_timeout(300)
                     both(page, "board")
                     page.locator("#sheet-close").tap()
