@@ -13,7 +13,7 @@ import random
 
 import numpy as np
 
-from king.bots.kernel_rule import rule_declaration_values
+from king.bots.compiled import rule_declaration_values
 from king.cards import shuffled_hands
 from king.rules import Contract
 

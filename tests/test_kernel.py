@@ -1,6 +1,7 @@
-"""The compiled kernel against the core engine (a differential test over thousands of
-random positions), its exact solver against hand-solved endgames and a plain minimax,
-and its policy's legality."""
+"""The engines' copy of the rules (:mod:`king.bots.position`) against the core engine (a
+differential test over thousands of random positions, as plain Python and compiled),
+the exact solver against hand-solved endgames and a plain minimax, and the legality of
+its move-ordering policy."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import random
 import numpy as np
 import pytest
 
-from king.bots import kernel as K
+from king.bots import compiled, solver
+from king.bots import position as K
 from king.cards import FULL_MASK, CardSet, Suit, shuffled_hands
 from king.deal import Deal
 from king.rules import ALL_DECLARATIONS, Contract, Declaration, Rules
@@ -53,7 +55,7 @@ def test_kernel_agrees_with_the_engine_over_thousands_of_positions() -> None:
             legal = deal.legal_mask()
             assert K.legal_now(state, code, trump, flags) == legal
             # The policy always picks a legal card.
-            assert legal >> K.policy_move(state, code, trump, flags) & 1
+            assert legal >> solver.policy_move(state, code, trump, flags) & 1
             card = rng.choice(CardSet(legal).ids())
             deal.play_unchecked(card)
             K.play(state, card, code, trump, flags)
@@ -65,14 +67,23 @@ def test_kernel_agrees_with_the_engine_over_thousands_of_positions() -> None:
     assert positions > 15_000
 
 
-def test_policy_playouts_finish_every_contract_with_its_total() -> None:
+def test_the_compiled_rules_play_a_deal_as_the_plain_ones_do() -> None:
+    """The same functions compiled: the rule policy playing each deal to its end
+    reaches, card for card, the position the plain functions reach."""
     rng = random.Random(5)
-    for number in range(200):
+    for number in range(40):
         declaration = ALL_DECLARATIONS[number % 10]
         rules = TOGGLE_SETS[number % len(TOGGLE_SETS)]
-        state = K.new_state(np.array(shuffled_hands(rng), dtype=np.int64), number % 4)
-        K.playout(state, declaration.contract.code, _trump(declaration), rules.flags)
-        assert state[K.S_OVER]
+        code, trump, flags = declaration.contract.code, _trump(declaration), rules.flags
+        hands = np.array(shuffled_hands(rng), dtype=np.int64)
+        dealt = hands.reshape(1, 4).copy()
+        out = np.zeros(1, dtype=np.int64)
+        compiled.rule_declaration_values(dealt, number % 4, code, trump, flags, out)
+        state = K.new_state(hands, number % 4)
+        while not state[K.S_OVER]:
+            card = compiled.compiled_rule_card(state, code, trump, flags)
+            K.play(state, card, code, trump, flags)
+        assert out[0] == state[K.S_POINTS + number % 4]
         assert sum(state[K.S_POINTS : K.S_POINTS + 4]) == declaration.contract.total
 
 
@@ -152,10 +163,10 @@ def test_solver_matches_hand_solved_endgames(
     state = _endgame(hands, leader=0)
     code, trump = declaration.contract.code, _trump(declaration)
     out = np.full(52, -99999, dtype=np.int64)
-    K.solve_moves(state, 0, code, trump, 0, out)
+    compiled.solve_moves(state, 0, code, trump, 0, out)
     got = {str(card): int(out[card.id]) for card in CardSet.parse(hands[0])}
     assert got == expected
-    value, nodes = K.solve(state, 0, code, trump, 0)
+    value, nodes = compiled.solve(state, 0, code, trump, 0)
     assert value == max(expected.values())
     assert nodes > 0
 
@@ -185,7 +196,9 @@ def test_solver_agrees_with_plain_minimax_on_random_endgames(declaration: Declar
             continue
         me = rng.randrange(4)
         state = _state_of(deal)
-        value, _ = K.solve(state, me, declaration.contract.code, _trump(declaration), rules.flags)
+        value, _ = compiled.solve(
+            state, me, declaration.contract.code, _trump(declaration), rules.flags
+        )
         assert value == _minimax(deal, me)
 
 
@@ -193,7 +206,7 @@ def test_equivalent_cards_are_reduced_only_when_truly_equivalent() -> None:
     queens = Contract.NO_QUEENS.penalty_mask
     hand = CardSet.parse("KS QS JS 9S").mask
     earlier = CardSet.parse("TS").mask
-    kept = CardSet(K._reduce(hand, earlier, queens))
+    kept = CardSet(int(K.distinct(hand, earlier, queens)))
     # KS and QS differ in penalty; QS and JS too; JS and 9S are adjacent once TS is gone.
     assert kept == CardSet.parse("KS QS JS")
-    assert CardSet(K._reduce(hand, earlier, 0)) == CardSet.parse("KS")
+    assert CardSet(int(K.distinct(hand, earlier, 0))) == CardSet.parse("KS")

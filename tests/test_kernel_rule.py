@@ -1,5 +1,8 @@
-"""The compiled rule policy against the Python rule bot: the same card in every one of
-thousands of random positions, under every contract and the toggles that change play."""
+"""The rule policy written once, run two ways: the ``rule`` bot (plain Python on the
+position it reads from its view) and compiled (on the engine's own position of the whole
+deal), the same card in every one of thousands of random positions, under every contract
+and the toggles that change play; so the view is read into a position exactly.  Then
+the compiled playouts, rollouts, likelihoods and best reply against plain enumeration."""
 
 from __future__ import annotations
 
@@ -8,15 +11,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from king.bots import kernel as K
-from king.bots.kernel_rule import (
-    best_reply,
-    rule_card,
-    rule_likelihoods,
-    rule_playout,
-    rule_rollouts,
-)
+from king.bots import position as K
+from king.bots.compiled import compiled_rule_card, rule_likelihoods, rule_rollouts
+from king.bots.position import from_view
 from king.bots.rule import choose_card
+from king.bots.rule_play import best_reply, rule_card, rule_playout
 from king.cards import shuffled_hands
 from king.game import Game
 from king.rules import ALL_DECLARATIONS, Declaration, Rules
@@ -55,7 +54,15 @@ def _random_deal(
     return rules, declaration, hands, game, K.new_state(np.array(hands, dtype=np.int64), leader)
 
 
-def test_the_compiled_rule_policy_plays_exactly_the_rule_bots_card() -> None:
+#: What a seat sees of a position: everything but the other hands.
+VISIBLE = [
+    K.S_PLAYED, K.S_TRICK, K.S_LEADER, K.S_TURN, K.S_COUNT, K.S_TRICKS, K.S_TOP,
+    K.S_TOP_SEAT, K.S_LED, K.S_OVER, *range(K.S_POINTS, K.S_POINTS + 4),
+    *range(K.S_VOIDS, K.S_VOIDS + 4),
+]  # fmt: skip
+
+
+def test_the_rule_bot_and_the_compiled_policy_play_the_same_card() -> None:
     rng = random.Random(77)
     positions = 0
     for number in range(300):
@@ -66,8 +73,16 @@ def test_the_compiled_rule_policy_plays_exactly_the_rule_bots_card() -> None:
         while game.deal_number == 0:
             seat = game.to_act
             assert seat is not None and state[K.S_TURN] == seat
-            expected = choose_card(game.view(seat))
-            assert rule_card(state, code, trump, flags) == expected, (number, positions)
+            view = game.view(seat)
+            seen = from_view(view)
+            # The view read into a position is the engine's position, hands hidden.
+            assert seen[seat] == state[seat]
+            assert all(seen[other] == 0 for other in range(4) if other != seat)
+            # (The winner so far means nothing between tricks: the engine keeps the last.)
+            fields = VISIBLE if state[K.S_COUNT] else [i for i in VISIBLE if i != K.S_TOP_SEAT]
+            assert [seen[i] for i in fields] == [state[i] for i in fields], (number, positions)
+            expected = choose_card(view)
+            assert compiled_rule_card(state, code, trump, flags) == expected, (number, positions)
             positions += 1
             legal = [c.id for c in game.view(seat).legal_cards]
             card = expected if rng.random() < 0.5 else rng.choice(legal)

@@ -5,17 +5,15 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from king.cards import Card, CardSet, Rank, Suit, shuffled_hands
+from king.cards import Card, CardSet, Rank, Suit
 from king.deal import Deal, IllegalMoveError
 from king.game import Game
 from king.record import dump, replay, to_record
 from king.rules import ALL_DECLARATIONS, PRESETS, Contract, Declaration, Rules
-from tests.conftest import play_random_game
 
 rules_strategy = st.builds(
     Rules,
@@ -27,6 +25,37 @@ rules_strategy = st.builds(
 )
 declarations = st.sampled_from(ALL_DECLARATIONS)
 seeds = st.integers(min_value=0, max_value=2**32)
+seats = st.integers(min_value=0, max_value=3)
+
+
+@st.composite
+def dealt_hands(draw: st.DrawFn) -> list[int]:
+    """Four hands of thirteen (masks), drawn so that a failure shrinks to a simple deal."""
+    order = draw(st.permutations(range(52)))
+    return [sum(1 << card for card in order[13 * seat : 13 * seat + 13]) for seat in range(4)]
+
+
+def pick(data: st.DataObject, choices: list[Card] | list[Declaration]) -> Card | Declaration:
+    """One choice drawn by hypothesis (shrinking towards the first), not by a seed."""
+    return data.draw(st.sampled_from(choices))
+
+
+def play_drawn_game(rules: Rules, seed: int, data: st.DataObject, stop: int = 10_000) -> Game:
+    """A game (its deals from ``seed``) whose declarations and cards are drawn."""
+    game = Game(rules, seed=seed)
+    for _ in range(stop):
+        if game.is_over:
+            break
+        if game.deal is None:
+            declaration = pick(data, game.allowed_declarations())
+            assert isinstance(declaration, Declaration)
+            game.declare(declaration)
+        else:
+            card = pick(data, game.deal.legal_moves())
+            assert isinstance(card, Card)
+            game.play(card)
+    return game
+
 
 PENALTIES = {
     Contract.NO_HEARTS: {c for c in CardSet.full() if c.suit is Suit.HEARTS},
@@ -89,15 +118,20 @@ def reference_legal(
 
 
 @settings(max_examples=300, deadline=None)
-@given(rules=rules_strategy, declaration=declarations, seed=seeds)
+@given(
+    rules=rules_strategy,
+    declaration=declarations,
+    masks=dealt_hands(),
+    leader=seats,
+    data=st.data(),
+)
 def test_a_deal_plays_every_card_once_and_scores_its_total(
-    rules: Rules, declaration: Declaration, seed: int
+    rules: Rules, declaration: Declaration, masks: list[int], leader: int, data: st.DataObject
 ) -> None:
-    rng = random.Random(seed)
-    hands = [CardSet(m) for m in shuffled_hands(rng)]
-    deal = Deal(hands, rng.randrange(4), declaration, rules)
+    hands = [CardSet(m) for m in masks]
+    deal = Deal(hands, leader, declaration, rules)
     while not deal.is_over:
-        deal.play(rng.choice(deal.legal_moves()))
+        deal.play(data.draw(st.sampled_from(deal.legal_moves())))
     plays = deal.plays
     assert len(plays) == len(set(plays)) == 4 * deal.trick_count
     assert all(any(card in hand for hand in hands) for card in plays)
@@ -112,13 +146,18 @@ def test_a_deal_plays_every_card_once_and_scores_its_total(
 
 
 @settings(max_examples=200, deadline=None)
-@given(rules=rules_strategy, declaration=declarations, seed=seeds)
+@given(
+    rules=rules_strategy,
+    declaration=declarations,
+    masks=dealt_hands(),
+    leader=seats,
+    data=st.data(),
+)
 def test_legality_agrees_with_the_reference_rules(
-    rules: Rules, declaration: Declaration, seed: int
+    rules: Rules, declaration: Declaration, masks: list[int], leader: int, data: st.DataObject
 ) -> None:
-    rng = random.Random(seed)
-    hands = [CardSet(m) for m in shuffled_hands(rng)]
-    deal = Deal(hands, rng.randrange(4), declaration, rules)
+    hands = [CardSet(m) for m in masks]
+    deal = Deal(hands, leader, declaration, rules)
     earlier: set[Card] = set()
     while not deal.is_over:
         seat = deal.to_play
@@ -138,26 +177,29 @@ def test_legality_agrees_with_the_reference_rules(
                 assert trial.to_play == seat
             else:
                 assert card in expected
-        card = rng.choice(sorted(expected))
+        card = data.draw(st.sampled_from(sorted(expected)))
         deal.play(card)
         if not deal.current_trick:
             earlier = set(deal.plays)
 
 
 @settings(max_examples=200, deadline=None)
-@given(rules=rules_strategy, declaration=declarations, seed=seeds)
+@given(
+    rules=rules_strategy,
+    declaration=declarations,
+    hands=dealt_hands(),
+    declarer=seats,
+    data=st.data(),
+)
 def test_fast_path_and_checked_api_reach_the_same_position(
-    rules: Rules, declaration: Declaration, seed: int
+    rules: Rules, declaration: Declaration, hands: list[int], declarer: int, data: st.DataObject
 ) -> None:
-    rng = random.Random(seed)
-    hands = shuffled_hands(rng)
-    declarer = rng.randrange(4)
     checked = Deal([CardSet(h) for h in hands], declarer, declaration, rules)
     fast = Deal(hands, declarer, declaration, rules)
     while not checked.is_over:
         legal = checked.legal_moves()
         assert CardSet(fast.legal_mask()) == CardSet.of(legal)
-        card = rng.choice(legal)
+        card = data.draw(st.sampled_from(legal))
         checked.play(card)
         fast.play_unchecked(card.id)
     assert fast.is_over
@@ -166,9 +208,11 @@ def test_fast_path_and_checked_api_reach_the_same_position(
 
 
 @settings(max_examples=25, deadline=None)
-@given(preset=st.sampled_from(sorted(PRESETS)), seed=seeds)
-def test_a_whole_random_game_sums_to_zero_with_every_obligation_met(preset: str, seed: int) -> None:
-    game = play_random_game(Rules.preset(preset), seed)
+@given(preset=st.sampled_from(sorted(PRESETS)), seed=seeds, data=st.data())
+def test_a_whole_game_sums_to_zero_with_every_obligation_met(
+    preset: str, seed: int, data: st.DataObject
+) -> None:
+    game = play_drawn_game(Rules.preset(preset), seed, data)
     assert game.is_over
     assert len(game.results) == 20
     assert sum(game.totals) == 0
@@ -186,17 +230,13 @@ def test_a_whole_random_game_sums_to_zero_with_every_obligation_met(preset: str,
 
 
 @settings(max_examples=25, deadline=None)
-@given(rules=rules_strategy, seed=seeds, stop=st.integers(min_value=0, max_value=1100))
-def test_records_round_trip_at_any_point_of_a_game(rules: Rules, seed: int, stop: int) -> None:
-    rng = random.Random(seed)
-    game = Game(rules, seed=seed)
-    for _ in range(stop):
-        if game.is_over:
-            break
-        if game.deal is None:
-            game.declare(rng.choice(game.allowed_declarations()))
-        else:
-            game.play(rng.choice(game.deal.legal_moves()))
+@given(
+    rules=rules_strategy, seed=seeds, stop=st.integers(min_value=0, max_value=1100), data=st.data()
+)
+def test_records_round_trip_at_any_point_of_a_game(
+    rules: Rules, seed: int, stop: int, data: st.DataObject
+) -> None:
+    game = play_drawn_game(rules, seed, data, stop)
     names = ["Ada", "Bülent", "Çiğdem", "ไทย"]
     text = dump(game, players=names)
     report = replay(text)
@@ -210,11 +250,11 @@ def test_records_round_trip_at_any_point_of_a_game(rules: Rules, seed: int, stop
 
 
 @settings(max_examples=10, deadline=None)
-@given(preset=st.sampled_from(sorted(PRESETS)), seed=seeds)
-def test_a_complete_random_game_record_replays_valid_and_sums_to_zero(
-    preset: str, seed: int
+@given(preset=st.sampled_from(sorted(PRESETS)), seed=seeds, data=st.data())
+def test_a_complete_game_record_replays_valid_and_sums_to_zero(
+    preset: str, seed: int, data: st.DataObject
 ) -> None:
-    game = play_random_game(Rules.preset(preset), seed)
+    game = play_drawn_game(Rules.preset(preset), seed, data)
     report = replay(dump(game))
     out = report.to_json()
     assert out["valid"] is True

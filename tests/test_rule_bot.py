@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 
 from king.bots import BotSpecError, make_bot
+from king.bots.position import S_PLAYED, S_VOIDS, from_view
 from king.bots.random_bot import RandomBot
-from king.bots.rule import RuleBot, _Table
-from king.cards import SUIT_MASKS, CardSet, Suit, shuffled_hands
+from king.bots.rule import RuleBot
+from king.cards import FULL_MASK, SUIT_MASKS, CardSet, Suit, shuffled_hands
 from king.game import Game, Phase
 from king.record import replay, to_record
 from king.rules import NEGATIVE_CONTRACTS, Contract, Declaration, Rules
@@ -66,10 +67,11 @@ def test_card_counting_matches_the_view() -> None:
         seat = game.to_act
         assert seat is not None
         view = game.view(seat)
-        table = _Table(view)
-        assert table.unseen == view.unseen.mask
+        state = from_view(view)
+        unseen = FULL_MASK & ~int(state[seat]) & ~int(state[S_PLAYED])
+        assert unseen == view.unseen.mask
         for other, suits in enumerate(view.voids()):
-            assert table.voids[other] == sum(1 << suit for suit in suits)
+            assert state[S_VOIDS + other] == sum(1 << suit for suit in suits)
 
 
 def test_rule_bot_rejects_unknown_options() -> None:

@@ -85,6 +85,9 @@ def test_bad_search_options_are_refused(spec: str) -> None:
 
 
 def test_search_options_are_read() -> None:
-    bot = make_bot("search:time=0.3&threads=1&solve=4&worlds=99", seed=2)
+    bot = make_bot("search:time=0.3&threads=1&tail=4&worlds=99", seed=2)
     assert isinstance(bot, SearchBot)
-    assert (bot.budget, bot.threads, bot.solve_limit, bot.max_worlds) == (0.3, 1, 4, 99)
+    assert (bot.budget, bot.threads, bot.tail, bot.max_worlds) == (0.3, 1, 4, 99)
+    # The older model (the kernel's quick policy and a solver) is gone: named, refused.
+    with pytest.raises(BotSpecError, match="no option 'model'"):
+        make_bot("search:model=kernel")

@@ -57,7 +57,6 @@ def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         ("search:time=0.5&threads=2", "--max-bot-threads"),
         ("search:time=0.1&threads=1&worlds=501", "--max-bot-worlds"),
         ("search:time=0.1&threads=1&worlds=100&tail=7", "--max-bot-exact"),
-        ("search:time=0.1&threads=1&worlds=100&model=kernel&solve=13", "--max-bot-exact"),
     ],
 )
 def test_a_bot_that_asks_too_much_is_refused_naming_the_limit(

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from king.cards import SUIT_MASKS, CardSet, Suit
 from king.game import Game, Phase
 from king.record import replay, to_record
-from king.rules import Declaration
+from king.rules import Declaration, Rules
 
 
 def _swap_unplayed_same_suit(record: dict, deal_index: int, played: set[str]) -> dict | None:  # type: ignore[type-arg]
@@ -92,3 +94,30 @@ def test_voids_follow_from_failures_to_follow() -> None:
     assert voids[0] == voids[2] == voids[3] == frozenset()
     assert game.view(0).played.mask == (1 << 12) | (1 << 26)
     assert game.view(2).suit_cards(Suit.HEARTS).mask == SUIT_MASKS[Suit.HEARTS]
+
+
+@pytest.mark.parametrize("preset", ["classic", "pagat"])
+def test_a_spectator_sees_every_public_fact_and_no_hand(preset: str) -> None:
+    """The core builds a spectator's view: seat 0's picture without its hand or legal
+    moves, the hand sizes counted from the play alone."""
+    rng = random.Random(4)
+    game = Game(Rules.preset(preset), seed=4)
+    steps = 0
+    while not game.is_over:
+        watching = game.view(None)
+        seat_zero = game.view(0)
+        assert watching.watching and watching.hand == CardSet()
+        assert watching.legal_cards == CardSet() and watching.legal_declarations == ()
+        public = {**seat_zero.to_json(), "seat": None, "hand": []}
+        assert watching.to_json() == public
+        dealt = game.phase in (Phase.PLAYING, Phase.DECLARING)
+        sizes = [len(game.hand(seat)) if dealt else 0 for seat in range(4)]
+        assert list(watching.hand_sizes) == sizes == list(seat_zero.hand_sizes)
+        if game.phase is Phase.DECLARING:
+            game.declare(rng.choice(game.allowed_declarations()))
+        else:
+            deal = game.deal
+            assert deal is not None
+            game.play(rng.choice(deal.legal_moves()))
+        steps += 1
+    assert steps > 250

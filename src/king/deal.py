@@ -31,8 +31,15 @@ from king.rules import (
     FLAG_FORCED_PENALTY,
     FLAG_OVERRUFF,
     FLAG_TRUMP_LEAD_AFTER_BREAK,
+    NO_BOYS,
+    NO_HEARTS,
+    NO_KING,
+    NO_LAST_TWO,
+    NO_QUEENS,
+    NO_TRICKS,
     PENALTY_MASKS,
     POINTS_PER_UNIT,
+    TRUMPS,
     Contract,
     Declaration,
     Rules,
@@ -56,8 +63,6 @@ __all__ = [
     "NO_LAST_TWO",
 ]
 
-# Contract codes, as in Contract.code.
-TRUMPS, NO_TRICKS, NO_HEARTS, NO_QUEENS, NO_BOYS, NO_KING, NO_LAST_TWO = range(7)
 _HEARTS = SUIT_MASKS[Suit.HEARTS]
 _CARD_CONTRACTS = (NO_HEARTS, NO_QUEENS, NO_BOYS, NO_KING)
 _FOLLOW_PENALTY_CONTRACTS = (NO_QUEENS, NO_BOYS, NO_KING)

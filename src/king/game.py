@@ -20,12 +20,11 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import Enum
 from typing import TYPE_CHECKING
 
 from king.cards import Card, CardSet, shuffled_hands
 from king.deal import Deal, DealSetupError, hand_masks
+from king.phase import DealResult, Phase
 from king.rules import (
     ALL_DECLARATIONS,
     GAME_DEALS,
@@ -54,15 +53,6 @@ __all__ = [
 TWO_OF_DIAMONDS = Card.parse("2D")
 
 
-class Phase(Enum):
-    """Where a game stands."""
-
-    DEALING = "dealing"  # between deals of a game rebuilt from a record
-    DECLARING = "declaring"
-    PLAYING = "playing"
-    OVER = "over"
-
-
 class IllegalDeclarationError(ValueError):
     """A declaration that is not allowed now; the message says which rule forbids it."""
 
@@ -84,16 +74,6 @@ class IllegalDeclarationError(ValueError):
 
 class GameStateError(ValueError):
     """An action that does not fit the game's phase (playing while declaring, …)."""
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """What a finished deal contributed: who declared what, and each seat's points."""
-
-    number: int
-    declarer: int
-    declaration: Declaration
-    points: tuple[int, int, int, int]
 
 
 class Game:
@@ -352,8 +332,8 @@ class Game:
         if self.auto_deal:
             self.deal_cards()
 
-    def view(self, seat: int) -> SeatView:
-        """What ``seat`` may see now (see :mod:`king.view`)."""
+    def view(self, seat: int | None) -> SeatView:
+        """What ``seat`` may see now, or a spectator (``None``; see :mod:`king.view`)."""
         from king.view import view
 
         return view(self, seat)

@@ -27,6 +27,13 @@ __all__ = [
     "PRESETS",
     "TOGGLES",
     "NEGATIVE_CONTRACTS",
+    "TRUMPS",
+    "NO_TRICKS",
+    "NO_HEARTS",
+    "NO_QUEENS",
+    "NO_BOYS",
+    "NO_KING",
+    "NO_LAST_TWO",
     "ALL_DECLARATIONS",
     "GAME_DEALS",
     "TRUMPS_PER_PLAYER",
@@ -109,6 +116,11 @@ class Contract(Enum):
 
 
 _CONTRACT_CODES = {c: i for i, c in enumerate(Contract)}
+#: The contracts' codes (:attr:`Contract.code`) as plain integers, for the engines that
+#: work on numbers: the only place they are written.
+TRUMPS, NO_TRICKS, NO_HEARTS, NO_QUEENS, NO_BOYS, NO_KING, NO_LAST_TWO = (
+    _CONTRACT_CODES[c] for c in Contract
+)
 _TITLES = {
     Contract.TRUMPS: "Trumps",
     Contract.NO_TRICKS: "No Tricks",

@@ -9,11 +9,11 @@ legal choices when it is to act.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from king.cards import SUIT_MASKS, Card, CardSet, Suit
 from king.deal import Trick
-from king.game import DealResult, Game, Phase
+from king.phase import DealResult, Phase
 from king.rules import (
     NEGATIVE_CONTRACTS,
     NEGATIVES_PER_PLAYER,
@@ -22,6 +22,9 @@ from king.rules import (
     Declaration,
     Rules,
 )
+
+if TYPE_CHECKING:  # the game is only read here: it builds views, never the reverse
+    from king.game import Game
 
 __all__ = ["SeatView", "view"]
 
@@ -64,6 +67,9 @@ class SeatView:
     contract_counts: tuple[tuple[Contract, int], ...]
     #: The finished deals.
     results: tuple[DealResult, ...]
+    #: A spectator's view: no hand, no legal move; ``seat`` is only the seat the
+    #: picture is drawn from (0).
+    watching: bool = False
 
     @property
     def contract(self) -> Contract | None:
@@ -137,6 +143,18 @@ class SeatView:
             NEGATIVES_PER_PLAYER - self.negatives_declared[seat],
         )
 
+    @property
+    def hand_sizes(self) -> Four:
+        """How many cards each seat holds: public (thirteen, less the cards it has
+        played in this deal), and all a spectator learns of a hand."""
+        if self.phase is Phase.DECLARING:
+            return (13, 13, 13, 13)
+        if self.phase is not Phase.PLAYING:
+            return (0, 0, 0, 0)
+        in_trick = {seat for seat, _ in self.current_trick}
+        played = len(self.tricks)
+        return _four([13 - played - (seat in in_trick) for seat in range(4)])
+
     def suit_cards(self, suit: Suit) -> CardSet:
         """This seat's cards of one suit."""
         return CardSet(self.hand.mask & SUIT_MASKS[suit])
@@ -148,7 +166,7 @@ class SeatView:
         """
         declaration = self.declaration
         return {
-            "seat": self.seat,
+            "seat": None if self.watching else self.seat,
             "rules": self.rules.to_spec(),
             "phase": self.phase.value,
             "deal": self.deal_number,
@@ -185,18 +203,23 @@ def _four(values: list[int]) -> Four:
     return values[0], values[1], values[2], values[3]
 
 
-def view(game: Game, seat: int) -> SeatView:
-    """The view of ``game`` from ``seat``."""
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+def view(game: Game, seat: int | None) -> SeatView:
+    """The view of ``game`` from ``seat``, or a spectator's (``None``): every public
+    fact and no card of any hand, built here so that no interface blanks one out."""
+    watching = seat is None
+    if seat is None:
+        seat = 0
+    elif not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
         raise ValueError(f"a seat is a number from 0 to 3, not {seat!r}")
     deal = game.deal
     to_act = game.to_act
     legal_cards = CardSet()
     legal_declarations: tuple[Declaration, ...] = ()
-    if to_act == seat and deal is not None:
+    if not watching and to_act == seat and deal is not None:
         legal_cards = CardSet(deal.legal_mask())
-    if to_act == seat and game.phase is Phase.DECLARING:
+    if not watching and to_act == seat and game.phase is Phase.DECLARING:
         legal_declarations = tuple(game.allowed_declarations())
+
     if deal is not None:
         declaration: Declaration | None = deal.declaration
         leader: int | None = deal.leader
@@ -217,7 +240,7 @@ def view(game: Game, seat: int) -> SeatView:
         deal_number=game.deal_number,
         declarer=game.declarer,
         declaration=declaration,
-        hand=game.hand(seat),
+        hand=CardSet() if watching else game.hand(seat),
         to_act=to_act,
         legal_cards=legal_cards,
         legal_declarations=legal_declarations,
@@ -231,4 +254,5 @@ def view(game: Game, seat: int) -> SeatView:
         negatives_declared=_four([game.negatives_declared(s) for s in range(4)]),
         contract_counts=tuple((c, game.times_declared(c)) for c in NEGATIVE_CONTRACTS),
         results=tuple(game.results),
+        watching=watching,
     )

@@ -9,6 +9,7 @@ so a match can be replayed exactly.
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -139,14 +140,11 @@ BUILTIN_BOTS: tuple[BotInfo, ...] = (
         100,
         _lazy("king.bots.search", "build"),
     ),
-    BotInfo(
-        "policy",
-        "a saved linear policy: policy:file=PATH.npz (&sample=1 samples); bare, the example's",
-        1,
-        _lazy("king.env.policy", "build_policy_bot"),
-        tables=False,
-    ),
 )
+
+#: The entry-point group where other packages (and king's own optional parts, such as
+#: the RL extra's ``policy`` bot) declare bots: ``name = "module:BOT_INFO"``.
+ENTRY_POINT_GROUP = "king.bots"
 
 #: Bots registered at run time (:func:`register`, ``king.env.register_policy``).
 _REGISTRY: dict[str, BotInfo] = {}
@@ -166,8 +164,28 @@ def register(
     return decorator
 
 
-def _known() -> dict[str, BotInfo]:
-    return {info.name: info for info in BUILTIN_BOTS} | _REGISTRY
+def _plugins() -> dict[str, BotInfo]:
+    """The bots declared as entry points of :data:`ENTRY_POINT_GROUP`, each loaded (its
+    declaring module imported) only when every bot is listed or a name is not built in;
+    one that fails to load is left out, so a broken plugin cannot break the others."""
+    found: dict[str, BotInfo] = {}
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            info = entry.load()
+        except Exception:
+            continue
+        if isinstance(info, BotInfo):
+            found[info.name] = info
+    return found
+
+
+def _known(name: str | None = None) -> dict[str, BotInfo]:
+    """Every bot that can be named; for one ``name``, the plugins load only if it is
+    neither built in nor registered at run time."""
+    known = {info.name: info for info in BUILTIN_BOTS} | _REGISTRY
+    if name is not None and name in known:
+        return known
+    return _plugins() | known
 
 
 def available_bots() -> list[BotInfo]:
@@ -210,13 +228,13 @@ def make_bot(spec: str, seed: int = 0, *, timeout: float = 5.0) -> Bot:
     ``docs/bot-protocol.md``, given ``timeout`` seconds per answer)."""
     name, options = parse_spec(spec)
     if isinstance(options, str):
-        from king.bots.external import ExternalBot
-
-        return ExternalBot(options, seed=seed, timeout=timeout)
-    info = _known().get(name)
+        # By name, like the others: the external bot's module is built on this one.
+        external: Callable[..., Bot] = importlib.import_module("king.bots.external").ExternalBot
+        return external(options, seed=seed, timeout=timeout)
+    info = _known(name).get(name)
     if info is None:
         raise BotSpecError(f"no bot is called {name!r}: choose from {bot_names()}, cmd:COMMAND")
     return info.factory(seed, options)
 
 
-__all__ += ["BUILTIN_BOTS", "bot_names", "parse_spec", "strongest_bot"]
+__all__ += ["BUILTIN_BOTS", "ENTRY_POINT_GROUP", "bot_names", "parse_spec", "strongest_bot"]

@@ -6,15 +6,11 @@ consistently with everything its view reveals (:mod:`king.bots.sampler`); it wei
 those worlds by how likely the other players' earlier cards were in each of them, with
 the rule policy as the model of their play, and resamples them by weight.  Then, in
 every world and for every card it may play (equivalent cards counted once), it plays
-the card and lets every seat play the compiled rule policy
-(:mod:`king.bots.kernel_rule`) until ``tail`` tricks are left, where it searches its own
+the card and lets every seat play the rule policy (:mod:`king.bots.rule_play`, compiled
+by :mod:`king.bots.compiled`) until ``tail`` tricks are left, where it searches its own
 best line exactly against the others' rule cards.  It keeps the rule bot's own card
 unless another card scores better over the same worlds by ``margin`` standard errors: a
 rollout improvement of the rule policy that only deviates where the evidence is clear.
-
-The ``model=kernel`` option plays the older way, by the kernel's own quick policy and a
-paranoid alpha-beta solver (:func:`king.bots.kernel.evaluate_worlds`); it is weaker and
-kept for comparison.
 
 To declare it plays every allowed contract over deals of the other hands with the rule
 policy at every seat, and weighs each against what the same choice is worth on an
@@ -31,13 +27,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots import kernel, kernel_rule
+from king.bots import compiled
 from king.bots.base import Bot, BotDemand, BotSpecError
+from king.bots.position import distinct, from_view
 from king.bots.rule import choose_card
 from king.bots.sampler import Constraints, constraints, sample_world
 from king.cards import DECK, Card
@@ -46,10 +42,6 @@ from king.view import SeatView
 
 __all__ = ["SearchBot"]
 
-#: Search nodes per second per thread on the reference machine (see ``king bench``).
-NODES_PER_SECOND = 1_000_000
-#: What replaying one earlier card in one world costs, to weight the worlds, in nodes.
-LIKELIHOOD_COST = 15
 #: Compiled rule-policy rollouts (the rest of a deal) per second and thread on the
 #: reference machine, counting the sampling and weighting of their worlds.
 ROLLOUTS_PER_SECOND = 40_000
@@ -79,33 +71,26 @@ class SearchBot(Bot):
         *,
         budget: float = 1.0,
         threads: int = 2,
-        solve_limit: int = 5,
-        tail: int | None = None,
+        tail: int = 0,
         noise: float = 0.35,
         max_worlds: int = 4000,
         declare_worlds: int = 160,
-        model: str = "rule",
         margin: float = 2.0,
     ) -> None:
         super().__init__(seed)
         self.budget = budget
         self.threads = threads
-        self.solve_limit = solve_limit
-        #: Tricks left when the exact search takes over: the best reply (``model=rule``,
-        #: measured no better than rule rollouts to the end, so 0 by default) or the
-        #: alpha-beta solver (``model=kernel``, 4).
-        self.tail = (0 if model == "rule" else 4) if tail is None else tail
+        #: Tricks left when the exact best reply to the others' rule cards takes over
+        #: (measured no better than rule rollouts to the end, so 0 by default).
+        self.tail = tail
         self.noise = noise
         self.max_worlds = max_worlds
         self.declare_worlds = declare_worlds
-        self.model = model
         self.margin = margin
-        kernel.warm_up()
-        kernel_rule.warm_up()
+        compiled.warm_up()
 
     def demand(self) -> BotDemand:
-        exact = self.tail if self.model == "rule" else max(self.tail, self.solve_limit)
-        return BotDemand(self.budget, self.threads, self.max_worlds, exact)
+        return BotDemand(self.budget, self.threads, self.max_worlds, self.tail)
 
     # -- playing -----------------------------------------------------------------------
 
@@ -121,43 +106,13 @@ class SearchBot(Bot):
         flags = view.rules.flags
         played = view.played.mask
         trick_mask = sum(card.mask for _, card in view.current_trick)
-        candidates = kernel._reduce(legal, played & ~trick_mask, PENALTY_MASKS[code])
+        candidates = distinct(legal, played & ~trick_mask, PENALTY_MASKS[code])
         ids = [c for c in range(52) if candidates >> c & 1]
         if len(ids) == 1:
             return DECK[ids[0]]
         _set_threads(self.threads)
         rng = random.Random(self.rng.getrandbits(64))
-        if self.model == "rule":
-            return self._play_by_rollouts(view, ids, rng, code, trump, flags)
-        base = _base_state(view)
-        cand = np.array(ids, dtype=np.int64)
-        totals = np.zeros(len(ids), dtype=np.float64)
-        budget_nodes = self.budget * NODES_PER_SECOND * self.threads
-        known = constraints(view)
-        sequence = _plays(view)
-        spent = 0
-        used = 0
-        start = time.perf_counter()
-        batch = 16 * self.threads
-        while used < self.max_worlds:
-            chunk = self._worlds(view, known, sequence, rng, batch, code, trump, flags)
-            if any(seat != view.seat for seat, _ in sequence):
-                spent += LIKELIHOOD_COST * 2 * batch * len(sequence)
-            values = np.zeros((len(chunk), len(ids)), dtype=np.int64)
-            nodes = np.zeros(len(chunk), dtype=np.int64)
-            kernel.evaluate_worlds(
-                chunk, base, cand, view.seat, code, trump, flags, self.solve_limit,
-                self.tail, values, nodes,
-            )  # fmt: skip
-            totals += values.sum(axis=0)
-            used += len(chunk)
-            spent += int(nodes.sum())
-            # The node budget decides (deterministic); the clock only guards against a
-            # machine far slower than the reference one.
-            if spent >= budget_nodes or time.perf_counter() - start > 4 * self.budget + 0.5:
-                break
-        best = int(np.argmax(totals))  # ties go to the lowest card id: deterministic
-        return DECK[ids[best]]
+        return self._play_by_rollouts(view, ids, rng, code, trump, flags)
 
     def _play_by_rollouts(
         self,
@@ -189,7 +144,7 @@ class SearchBot(Bot):
             count = min(wanted - done, 256 * self.threads)
             worlds = self._worlds(view, known, sequence, rng, count, code, trump, flags)
             values = np.zeros((count, len(ids)), dtype=np.int64)
-            kernel_rule.rule_rollouts(
+            compiled.rule_rollouts(
                 worlds, base, cand, view.seat, code, trump, flags, self.tail, values
             )
             chunks.append(values)
@@ -233,10 +188,9 @@ class SearchBot(Bot):
             dealt[:, seat] |= 1 << card
         plays = np.array([card for _, card in sequence], dtype=np.int64)
         logs = np.zeros(pool, dtype=np.float64)
-        likelihoods = (
-            kernel_rule.rule_likelihoods if self.model == "rule" else kernel.log_likelihoods
+        compiled.rule_likelihoods(
+            dealt, plays, sequence[0][0], view.seat, code, trump, flags, self.noise, logs
         )
-        likelihoods(dealt, plays, sequence[0][0], view.seat, code, trump, flags, self.noise, logs)
         weights = np.exp(logs - logs.max())
         weights /= weights.sum()
         # Systematic resampling: ``count`` worlds in proportion to their weights.
@@ -261,12 +215,9 @@ class SearchBot(Bot):
         out = np.zeros(len(worlds), dtype=np.int64)
         for choice in choices:
             trump = -1 if choice.trump is None else int(choice.trump)
-            values = (
-                kernel_rule.rule_declaration_values
-                if self.model == "rule"
-                else kernel.declaration_values
+            compiled.rule_declaration_values(
+                worlds, view.seat, choice.contract.code, trump, flags, out
             )
-            values(worlds, view.seat, choice.contract.code, trump, flags, out)
             value = float(out.mean())
             score = value - self._reserve(view, choice)
             if score > best_score:
@@ -288,11 +239,7 @@ def needs_compiling() -> bool | None:
     """Whether building a search bot now compiles its kernels (numba has no usable cache
     of them: the first run after an install, or after the kernels changed); ``None``
     when this numba does not say."""
-    entries: tuple[Any, ...] = (*kernel.ENTRY_POINTS, *kernel_rule.ENTRY_POINTS)
-    try:
-        return any(not entry._cache._cache_file._load_index() for entry in entries)
-    except Exception:  # numba's cache internals moved: we cannot tell
-        return None
+    return compiled.needs_compiling()
 
 
 def _sample(known: Constraints, rng: random.Random, count: int) -> NDArray[np.int64]:
@@ -302,7 +249,7 @@ def _sample(known: Constraints, rng: random.Random, count: int) -> NDArray[np.in
     seed = np.array([rng.getrandbits(62) | 1], dtype=np.int64)
     counts = np.array(known.counts, dtype=np.int64)
     forbidden = np.array(known.forbidden, dtype=np.int64)
-    failures = kernel.sample_worlds(
+    failures = compiled.sample_worlds(
         known.unseen, counts, forbidden, known.me, known.my_hand, seed, worlds
     )
     if failures:
@@ -328,42 +275,14 @@ def _plays(view: SeatView) -> list[tuple[int, int]]:
 
 
 def _base_state(view: SeatView) -> NDArray[np.int64]:
-    """The kernel position of the view, with the hands left for the worlds to fill: the
-    earlier tricks summarised, the current trick replayed by the kernel itself."""
-    code = view.contract.code if view.contract is not None else 0
-    trump = -1 if view.trump is None else int(view.trump)
-    leader = view.leader if view.leader is not None else view.seat
-    state: NDArray[np.int64] = kernel.new_state(np.zeros(4, dtype=np.int64), leader)
-    state[kernel.S_PLAYED] = sum(c.mask for t in view.tricks for c in t.cards)
-    state[kernel.S_TRICKS] = len(view.tricks)
-    for seat in range(4):
-        state[kernel.S_POINTS + seat] = view.deal_points[seat]
-    for trick in view.tricks:
-        _note_voids(state, trick.leader, [card.id for card in trick.cards], trump)
-    if view.current_trick:
-        _note_voids(state, view.current_trick[0][0], [c.id for _, c in view.current_trick], trump)
-    for _, card in view.current_trick:
-        kernel.play(state, card.id, code, trump, view.rules.flags)
+    """The position of the view with the hands left for the worlds to fill."""
+    state: NDArray[np.int64] = from_view(view, with_hand=False)
     return state
-
-
-def _note_voids(state: NDArray[np.int64], leader: int, ids: list[int], trump: int) -> None:
-    """Mark in ``state`` the suits each seat showed it lacks in one trick, as the kernel
-    does when it plays a card (the current trick's cards are marked again by it)."""
-    led = ids[0] // 13
-    for position in range(1, len(ids)):
-        suit = ids[position] // 13
-        if suit != led:
-            seat = (leader + position) & 3
-            state[kernel.S_VOIDS + seat] |= 1 << led
-            if trump >= 0 and suit != trump:
-                state[kernel.S_VOIDS + seat] |= 1 << trump
 
 
 _OPTIONS = {
     "time": ("budget", float),
     "threads": ("threads", int),
-    "solve": ("solve_limit", int),
     "tail": ("tail", int),
     "noise": ("noise", float),
     "worlds": ("max_worlds", int),
@@ -374,15 +293,9 @@ _OPTIONS = {
 def build(seed: int, options: dict[str, str]) -> SearchBot:
     kwargs: dict[str, float | int | str] = {}
     for key, value in options.items():
-        if key == "model":
-            if value not in ("rule", "kernel"):
-                raise BotSpecError(f"search option model is 'rule' or 'kernel', not {value!r}")
-            kwargs["model"] = value
-            continue
         if key not in _OPTIONS:
             raise BotSpecError(
-                f"the search bot has no option {key!r}: use "
-                f"{', '.join(sorted([*_OPTIONS, 'model']))}"
+                f"the search bot has no option {key!r}: use {', '.join(sorted(_OPTIONS))}"
             )
         name, kind = _OPTIONS[key]
         try:
@@ -392,7 +305,7 @@ def build(seed: int, options: dict[str, str]) -> SearchBot:
         if (
             not math.isfinite(number)
             or number < 0
-            or (kind is int and number < 1 and key not in ("solve", "tail"))
+            or (kind is int and number < 1 and key != "tail")
         ):
             raise BotSpecError(f"search option {key} is out of range: {value}")
         kwargs[name] = number

@@ -31,7 +31,7 @@ from typing import Any, Protocol, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.base import Bot, BotError, BotSpecError, register
+from king.bots.base import Bot, BotError, BotInfo, BotSpecError, register
 from king.cards import DECK, Card
 from king.env.observation import (
     ACTION_COUNT,
@@ -261,3 +261,14 @@ def build_policy_bot(seed: int, options: dict[str, str]) -> PolicyBot:
     except PolicyFileError as error:
         raise BotSpecError(str(error)) from None
     return PolicyBot(policy, seed=seed, name=f"policy:{Path(path).name}")
+
+
+#: The ``policy`` bot, declared to :mod:`king.bots` as an entry point of the group
+#: ``king.bots`` (pyproject.toml), so that the bots layer names no adapter.
+POLICY_BOT = BotInfo(
+    "policy",
+    "a saved linear policy: policy:file=PATH.npz (&sample=1 samples); bare, the example's",
+    1,
+    build_policy_bot,
+    tables=False,
+)

@@ -1,20 +1,16 @@
 """What each connection is told about the game: built from one seat's
-:class:`~king.view.SeatView` and nothing else, so another seat's hand cannot leak.
-
-A spectator gets seat 0's view with the hand taken out: every other field of a view is
-public (cards played, declarations, scores).
-"""
+:class:`~king.view.SeatView` (a spectator's: ``game.view(None)``, built by the core with
+no hand) and the public record of play, so another seat's hand cannot leak."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from king.game import Game, Phase
+from king.game import Game
 from king.rules import (
     ALL_DECLARATIONS,
     MAX_PER_NEGATIVE,
     NEGATIVE_CONTRACTS,
-    NEGATIVES_PER_PLAYER,
     Contract,
 )
 from king.server.protocol import (
@@ -32,36 +28,36 @@ __all__ = [
     "state_message",
     "declaration_choices",
     "last_trick",
-    "hand_sizes",
     "taken_info",
     "contract_board",
 ]
 
 Why = Literal["trumps_done", "negatives_done", "played_twice"]
+#: The core's refusal codes as the protocol's words (the same words).
+_WHY: dict[str, Why] = {
+    "trumps_done": "trumps_done",
+    "negatives_done": "negatives_done",
+    "played_twice": "played_twice",
+}
 
 
 def declaration_choices(game: Game) -> list[DeclarationChoice]:
-    """The ten declarations for the declarer: each allowed or not, with the reason."""
-    seat = game.declarer
+    """The ten declarations for the declarer: each allowed or not, with the reason (the
+    core's own refusal codes, :meth:`~king.game.Game.why_refused`)."""
     choices = []
     for declaration in ALL_DECLARATIONS:
-        reason = game.refusal(declaration)
+        refused = game.why_refused(declaration)
         why: Why | None = None
-        if reason is not None:
-            if declaration.contract is Contract.TRUMPS:
-                why = "trumps_done"
-            elif game.negatives_declared(seat) >= NEGATIVES_PER_PLAYER:
-                why = "negatives_done"
-            else:
-                why = "played_twice"
+        if refused is not None:
+            why = _WHY[refused[0]]
         choices.append(
             DeclarationChoice(
                 contract=declaration.contract.value,
                 trump=None if declaration.trump is None else declaration.trump.letter,
                 title=declaration.title,
-                allowed=reason is None,
+                allowed=refused is None,
                 why=why,
-                reason=reason,
+                reason=None if refused is None else game.refusal(declaration),
             )
         )
     return choices
@@ -77,13 +73,6 @@ def last_trick(game: Game) -> TrickInfo | None:
                 leader=trick.leader, cards=[str(c) for c in trick.cards], winner=trick.winner
             )
     return None
-
-
-def hand_sizes(game: Game) -> list[int]:
-    """How many cards each seat holds: public, and all a spectator learns of a hand."""
-    if game.phase in (Phase.PLAYING, Phase.DECLARING):
-        return [len(game.hand(seat)) for seat in range(4)]
-    return [0, 0, 0, 0]
 
 
 def taken_info(game: Game) -> TakenInfo | None:
@@ -134,24 +123,17 @@ def contract_board(game: Game) -> list[BoardLine]:
 
 def state_message(game: Game, seat: int | None, seq: int, event: PublicEvent | None) -> str:
     """The ``state`` message for one seat (``None``: a spectator), as JSON text."""
-    view = game.view(0 if seat is None else seat)
+    view = game.view(seat)
     data = view.to_json()
-    legal: list[str] = []
-    choices: list[DeclarationChoice] = []
-    if seat is None:
-        data["seat"] = None
-        data["hand"] = []
-    else:
-        legal = [str(card) for card in view.legal_cards]
-        if view.legal_declarations:
-            choices = declaration_choices(game)
+    legal = [str(card) for card in view.legal_cards]
+    choices = declaration_choices(game) if view.legal_declarations else []
     message = StateMessage(
         seq=seq,
         event=event,
         view=GameView.model_validate(data),
         legal=legal,
         declarations=choices,
-        hand_sizes=hand_sizes(game),
+        hand_sizes=list(view.hand_sizes),
         last_trick=last_trick(game),
         obligations=[list(game.obligations(s)) for s in range(4)],
         taken=taken_info(game),

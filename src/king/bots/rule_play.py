@@ -1,18 +1,28 @@
-"""The rule bot's card play, compiled: the same formulas as :mod:`king.bots.rule`, read
-from a kernel position instead of a :class:`~king.view.SeatView`.
+"""The rule bot's card play, written once: the formulas of the ``rule`` bot, read from a
+position of :mod:`king.bots.position`.
 
-The search bot uses it twice: as the policy of its rollouts (every seat plays the rule
-card to the end of the deal, some tens of thousands of times per second instead of a few
-hundred in Python), and as its model of the other players when it weighs the sampled
-worlds by how likely their earlier cards were.  ``tests/test_kernel_rule.py`` proves it
-chooses exactly the card :func:`king.bots.rule.choose_card` chooses over thousands of
-random positions, so the two cannot drift apart silently.
+The ``rule`` bot runs these functions as ordinary Python on its view's position
+(:func:`king.bots.position.from_view`); the search bot runs the same functions compiled
+by :mod:`king.bots.compiled`, as the policy of its rollouts (every seat plays the rule
+card to the end of the deal, tens of thousands of times per second) and as its model of
+the other players.  There is no second copy to keep in step.
+
+Negative contracts share one cost model: a card's cost is the chance it wins this trick
+times what the trick is expected to hold, minus the *danger* of keeping it (the chance
+it wins a trick later times what such a trick would cost).  That one formula ducks under
+the current winner with the highest card that still loses, sheds the most dangerous card
+when void, wins with the highest card when it must win, and leads low cards that others
+must cover; a few contract-specific terms (flushing the holder of a penalty card, the
+last two tricks) sit on top.  Trumps is played with the usual rules of thumb: draw
+trumps when holding the top one, cash sure winners, ruff with the lowest trump that
+wins, never waste a high card on a trick already lost.
 
 Every function takes the seat to move's picture of the deal as plain numbers: its hand,
-the cards it has not seen (``unseen``), the suits each seat has shown void (the kernel
+the cards it has not seen (``unseen``), the suits each seat has shown void (the
 position's ``S_VOIDS``), how many other seats may still hold each suit (``opp_out``) and
-the seats still to play to this trick (``later``).  Floating-point expressions keep the
-Python order of operations so that the results are bit-for-bit the same.
+the seats still to play to this trick (``later``).  Written in the plain subset of Python
+that numba compiles; floating-point expressions are evaluated in one order, so the two
+runs give bit-for-bit the same numbers.
 """
 
 from __future__ import annotations
@@ -20,10 +30,8 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
 
-from king.bots import rule
-from king.bots.kernel import (
+from king.bots.position import (
     S_COUNT,
     S_LED,
     S_OVER,
@@ -34,51 +42,54 @@ from king.bots.kernel import (
     S_TRICKS,
     S_TURN,
     S_VOIDS,
-    STATE_SIZE,
     SUITS,
-    _reduce,
+    distinct,
     highest,
     legal_now,
     lowest,
-    new_state,
     play,
     popcount,
 )
 from king.cards import SUIT_MASKS
+from king.rules import (
+    NO_BOYS,
+    NO_HEARTS,
+    NO_LAST_TWO,
+    NO_QUEENS,
+    NO_TRICKS,
+    PENALTY_MASKS,
+    POINTS_PER_UNIT,
+    TRUMPS,
+)
 
-__all__ = [
-    "rule_card",
-    "rule_declaration_values",
-    "rule_likelihoods",
-    "rule_playout",
-    "rule_rollouts",
-]
+__all__ = ["KERNEL", "best_reply", "rule_card", "rule_playout"]
 
-TRUMPS, NO_TRICKS, NO_HEARTS, NO_QUEENS, NO_BOYS, NO_KING, NO_LAST_TWO = range(7)
-
-ABOVE = np.array(rule._ABOVE, dtype=np.int64)
-BELOW = np.array(rule._BELOW, dtype=np.int64)
-PENALTY = np.array(rule._PENALTY, dtype=np.int64)
-UNIT = np.array(rule._UNIT, dtype=np.int64)
-GUARD = np.array(rule._GUARD, dtype=np.float64)
-COVER = np.array(rule._COVER, dtype=np.float64)
-UNGUARD = np.array(rule._UNGUARD, dtype=np.float64)
-KEEP = rule._KEEP
+#: For each card id: the cards of its suit above it, and below it.
+ABOVE = np.array([SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52)], dtype=np.int64)
+BELOW = np.array([SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52)], dtype=np.int64)
 HEARTS = SUIT_MASKS[1]
-KH = rule._KH
-AH = rule._AH
-QUEENS = rule._QUEENS
-BOYS = rule._BOYS
-QUEEN_OF = np.array(rule._QUEEN_OF, dtype=np.int64)
+KH = 1 << 24
+AH = 1 << 25
+#: Queens (rank 12) and boys (kings and jacks) as masks, and per suit.
+QUEEN_OF = np.array([1 << (13 * s + 10) for s in range(4)], dtype=np.int64)
+QUEENS = sum(1 << (13 * s + 10) for s in range(4))
+BOYS = sum(1 << (13 * s + 11) for s in range(4)) | sum(1 << (13 * s + 9) for s in range(4))
+#: The penalty cards of each contract code, and what one unit of penalty costs.
+PENALTY = np.array(PENALTY_MASKS, dtype=np.int64)
+UNIT = np.array([abs(points) for points in POINTS_PER_UNIT], dtype=np.int64)
+#: Each low card of mine under a high one makes the high one this much less likely to
+#: be forced to win a trick; playing the low card loses that guard.
+GUARD = np.array((1.0, 0.7, 0.7, 0.55, 0.55, 0.7, 0.7), dtype=np.float64)
+KEEP = 0.5
+#: How much each unseen higher card lowers the chance that a card wins a trick later.
+COVER = np.array((2.0, 0.8, 2.0, 2.0, 2.0, 2.0, 2.0), dtype=np.float64)
+UNGUARD = np.array([1.0 / g - 1.0 for g in (1.0, 0.7, 0.7, 0.55, 0.55, 0.7, 0.7)], dtype=np.float64)
 FULL = (1 << 52) - 1
-
-jit = njit(cache=True, nogil=True)
 
 
 # -- what a seat knows ---------------------------------------------------------------
 
 
-@jit
 def _void_chance(voids: Any, unseen: int, opp_out: Any, seat: int, suit: int) -> float:
     """How likely ``seat`` holds no card of ``suit`` (1 when it has shown so)."""
     if voids[seat] >> suit & 1:
@@ -93,7 +104,6 @@ def _void_chance(voids: Any, unseen: int, opp_out: Any, seat: int, suit: int) ->
 # -- negative contracts ---------------------------------------------------------------
 
 
-@jit
 def _p_win(card: int, unseen: int, voids: Any, opp_out: Any, later: Any, n_later: int) -> float:
     """The chance that none of the later seats plays above ``card`` in its suit."""
     above = unseen & ABOVE[card]
@@ -116,7 +126,6 @@ def _p_win(card: int, unseen: int, voids: Any, opp_out: Any, later: Any, n_later
     return float((1.0 - forced) ** float(followers))
 
 
-@jit
 def _stake(code: int, card: int, unseen: int) -> float:
     """What a trick that ``card`` wins is expected to cost, counting ``card`` itself."""
     bit = np.int64(1) << card
@@ -147,7 +156,6 @@ def _stake(code: int, card: int, unseen: int) -> float:
     return 240.0 if bit == AH else 30.0
 
 
-@jit
 def _danger(code: int, card: int, hand: int, unseen: int) -> float:
     """The expected future cost of keeping ``card``."""
     high = popcount(unseen & ABOVE[card])
@@ -157,7 +165,6 @@ def _danger(code: int, card: int, hand: int, unseen: int) -> float:
     return float(chance * _stake(code, card, unseen))
 
 
-@jit
 def _shed_value(code: int, card: int, hand: int, unseen: int) -> float:
     """How much playing ``card`` lowers the danger of the hand."""
     value = _danger(code, card, hand, unseen)
@@ -170,7 +177,6 @@ def _shed_value(code: int, card: int, hand: int, unseen: int) -> float:
     return value
 
 
-@jit
 def _trick_cost(
     code: int, card: int, unseen: int, voids: Any, opp_out: Any, later: Any, n_later: int,
     trick_mask: int, trick_no: int, led: int,
@@ -201,7 +207,6 @@ def _trick_cost(
     return float(UNIT[code] * count)
 
 
-@jit
 def _lead_bonus(code: int, card: int, hand: int, unseen: int) -> float:
     """Extra value of leading ``card``: flushing a penalty card, making a void."""
     suit = card // 13
@@ -220,7 +225,6 @@ def _lead_bonus(code: int, card: int, hand: int, unseen: int) -> float:
     return bonus
 
 
-@jit
 def _play_negative(
     code: int, legal: int, hand: int, unseen: int, voids: Any, opp_out: Any, later: Any,
     n_later: int, trick_mask: int, trick_no: int, led: int, win_card: int,
@@ -300,7 +304,6 @@ def _play_negative(
 # -- Trumps ---------------------------------------------------------------------------
 
 
-@jit
 def _ruff_threat(suit: int, trump: int, unseen: int, voids: Any, later: Any, n_later: int) -> bool:
     """Whether a seat still to play this trick may trump ``suit``."""
     if suit == trump or not unseen & SUITS[trump]:
@@ -314,7 +317,6 @@ def _ruff_threat(suit: int, trump: int, unseen: int, voids: Any, later: Any, n_l
     return False
 
 
-@jit
 def _trick_chance(card: int, trump: int, unseen: int) -> float:
     """Roughly how likely a side card makes a trick later in Trumps."""
     high = popcount(unseen & ABOVE[card])
@@ -323,7 +325,6 @@ def _trick_chance(card: int, trump: int, unseen: int) -> float:
     return 1.0 / (1 + 2 * high) if high < 3 else 0.0
 
 
-@jit
 def _trump_discard(legal: int, hand: int, trump: int, unseen: int) -> int:
     """Throw the card least likely to take a trick, from the shortest suit."""
     best = -1
@@ -342,7 +343,6 @@ def _trump_discard(legal: int, hand: int, trump: int, unseen: int) -> int:
     return best
 
 
-@jit
 def _lead_trumps(
     legal: int, hand: int, me: int, trump: int, unseen: int, voids: Any, opp_out: Any
 ) -> int:
@@ -400,7 +400,6 @@ def _lead_trumps(
     return lowest(longest)
 
 
-@jit
 def _play_trumps(
     legal: int, hand: int, me: int, trump: int, unseen: int, voids: Any, opp_out: Any,
     later: Any, n_later: int, led: int, win: int,
@@ -449,7 +448,6 @@ def _play_trumps(
 # -- the entry points -----------------------------------------------------------------
 
 
-@jit
 def rule_card(state: Any, contract: int, trump: int, flags: int) -> int:
     """The card the rule bot plays for the seat to move in ``state``."""
     legal = legal_now(state, contract, trump, flags)
@@ -481,21 +479,18 @@ def rule_card(state: Any, contract: int, trump: int, flags: int) -> int:
     )  # fmt: skip
 
 
-@jit
 def rule_playout(state: Any, contract: int, trump: int, flags: int) -> None:
     """Play ``state`` to the end of the deal with the rule policy at every seat."""
     while not state[S_OVER]:
         play(state, rule_card(state, contract, trump, flags), contract, trump, flags)
 
 
-@jit
 def _others_play(state: Any, me: int, contract: int, trump: int, flags: int) -> None:
     """Let the other seats play their rule cards until it is ``me``'s turn or the end."""
     while not state[S_OVER] and state[S_TURN] != me:
         play(state, rule_card(state, contract, trump, flags), contract, trump, flags)
 
 
-@jit
 def best_reply(state: Any, me: int, contract: int, trump: int, flags: int, stack: Any) -> int:
     """``me``'s best final points from ``state`` when the other seats play the rule
     policy: every line of ``me``'s own cards is tried (equivalent cards once), the
@@ -537,94 +532,30 @@ def best_reply(state: Any, me: int, contract: int, trump: int, flags: int, stack
     return int(result)
 
 
-@jit
 def _choices(state: Any, contract: int, trump: int, flags: int, penalty: int) -> int:
     """The legal cards of the seat to move, equivalent ones counted once."""
     cards = legal_now(state, contract, trump, flags)
-    return _reduce(cards, state[S_PLAYED] & ~state[S_TRICK], penalty)
+    return distinct(cards, state[S_PLAYED] & ~state[S_TRICK], penalty)
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def rule_rollouts(
-    worlds: Any, base: Any, candidates: Any, me: int, contract: int, trump: int,
-    flags: int, tail: int, values: Any,
-) -> None:  # fmt: skip
-    """For each world (the four current hands completing ``base``) and each candidate
-    card of ``me``: ``me``'s points for the deal when it plays that card and every seat
-    then plays the rule policy, until ``tail`` tricks are left; from there ``me`` plays
-    its best reply to the others' rule cards (:func:`best_reply`).  Worlds run in
-    parallel threads."""
-    for w in prange(worlds.shape[0]):
-        state = base.copy()
-        for seat in range(4):
-            state[seat] = worlds[w, seat]
-        stack = np.empty((15, STATE_SIZE), dtype=np.int64)
-        for i in range(candidates.shape[0]):
-            child = state.copy()
-            play(child, candidates[i], contract, trump, flags)
-            while not child[S_OVER] and (13 - child[S_TRICKS] > tail or child[S_COUNT] != 0):
-                play(child, rule_card(child, contract, trump, flags), contract, trump, flags)
-            if child[S_OVER]:
-                values[w, i] = child[S_POINTS + me]
-            else:
-                values[w, i] = best_reply(child, me, contract, trump, flags, stack)
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def rule_likelihoods(
-    dealt: Any, plays: Any, leader: int, me: int, contract: int, trump: int, flags: int,
-    noise: float, out: Any,
-) -> None:  # fmt: skip
-    """For each world (the four hands as dealt), the log-probability of the other seats'
-    plays so far if each plays the rule card with probability ``1 - noise`` and any
-    legal card otherwise."""
-    for w in prange(dealt.shape[0]):
-        state = new_state(dealt[w], leader)
-        total = 0.0
-        for i in range(plays.shape[0]):
-            card = plays[i]
-            turn = state[S_TURN]
-            if turn != me:
-                cards = legal_now(state, contract, trump, flags)
-                choices = popcount(cards)
-                if choices > 1:
-                    p = noise / choices
-                    if rule_card(state, contract, trump, flags) == card:
-                        p += 1.0 - noise
-                    total += np.log(p)
-            play(state, card, contract, trump, flags)
-        out[w] = total
-
-
-@njit(cache=True, nogil=True, parallel=True)
-def rule_declaration_values(
-    worlds: Any, declarer: int, contract: int, trump: int, flags: int, out: Any
-) -> None:
-    """The declarer's points in each world (four dealt hands) when every seat plays the
-    rule policy: what a contract is worth with this hand."""
-    for w in prange(worlds.shape[0]):
-        state = new_state(worlds[w], declarer)
-        rule_playout(state, contract, trump, flags)
-        out[w] = state[S_POINTS + declarer]
-
-
-def warm_up() -> None:
-    """Compile (or load from the cache) the entry points now."""
-    hands = np.array([SUIT_MASKS[0], SUIT_MASKS[1], SUIT_MASKS[2], SUIT_MASKS[3]])
-    worlds = hands.astype(np.int64).reshape(1, 4)
-    base = np.zeros(STATE_SIZE, dtype=np.int64)
-    base[S_LED] = -1
-    base[S_TOP] = -1
-    values = np.zeros((1, 1), dtype=np.int64)
-    for contract, trump in ((NO_TRICKS, -1), (TRUMPS, 0)):
-        rule_rollouts(
-            worlds, base, np.array([12], dtype=np.int64), 0, contract, trump, 0, 3, values
-        )
-    out = np.zeros(1, dtype=np.int64)
-    rule_declaration_values(worlds, 0, NO_TRICKS, -1, 0, out)
-    logs = np.zeros(1, dtype=np.float64)
-    rule_likelihoods(worlds, np.array([0], dtype=np.int64), 0, 0, NO_TRICKS, -1, 0, 0.3, logs)
-
-
-#: The compiled functions :func:`warm_up` prepares (the others compile inside them).
-ENTRY_POINTS = (rule_rollouts, rule_declaration_values, rule_likelihoods)
+#: The functions :mod:`king.bots.compiled` compiles (in this order).
+KERNEL = (
+    _void_chance,
+    _p_win,
+    _stake,
+    _danger,
+    _shed_value,
+    _trick_cost,
+    _lead_bonus,
+    _play_negative,
+    _ruff_threat,
+    _trick_chance,
+    _trump_discard,
+    _lead_trumps,
+    _play_trumps,
+    rule_card,
+    rule_playout,
+    _others_play,
+    best_reply,
+    _choices,
+)

@@ -1,0 +1,198 @@
+"""The search bot's engines, compiled with numba: the plain-Python kernels of
+:mod:`~king.bots.position`, :mod:`~king.bots.rule_play`, :mod:`~king.bots.worlds` and
+:mod:`~king.bots.solver` made callable from compiled code, and the parallel entry points
+that run them over many worlds at once.
+
+This is the only module that imports numba (about a second): the other bots, and every
+module that only names a bot, start without it.  Compiled code is cached on disk under
+a directory named by a digest of the kernels' sources, so a change to any of them (not
+only to the file of an entry point, which is all numba itself tracks) compiles afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import numba
+import numpy as np
+from numba import njit, prange
+from numba.extending import register_jitable
+
+from king.bots import position, rule_play, solver, worlds
+from king.bots.position import (
+    S_COUNT,
+    S_LED,
+    S_OVER,
+    S_POINTS,
+    S_TOP,
+    S_TRICKS,
+    S_TURN,
+    STATE_SIZE,
+    SUITS,
+    legal_now,
+    new_state,
+    play,
+    popcount,
+)
+from king.bots.rule_play import best_reply, rule_card, rule_playout
+from king.rules import NO_TRICKS, TRUMPS
+
+__all__ = [
+    "ENTRY_POINTS",
+    "cache_dir",
+    "compiled_rule_card",
+    "needs_compiling",
+    "rule_declaration_values",
+    "rule_likelihoods",
+    "rule_rollouts",
+    "sample_worlds",
+    "solve",
+    "solve_moves",
+    "warm_up",
+]
+
+_KERNELS = (position, rule_play, worlds, solver)
+
+for _module in _KERNELS:
+    for _function in _module.KERNEL:
+        register_jitable(_function)
+
+
+def cache_dir() -> str:
+    """Where compiled code is kept: ``$NUMBA_CACHE_DIR``, else beside these modules
+    (``__pycache__``, as numba does) when that is writable, else the user's cache
+    folder; under a digest of this numba and of every kernel's source."""
+    here = Path(__file__).resolve().parent
+    digest = hashlib.sha256(numba.__version__.encode())
+    for module in (*_KERNELS,):
+        digest.update(Path(str(module.__file__)).read_bytes())
+    digest.update((here / "compiled.py").read_bytes())
+    base = os.environ.get("NUMBA_CACHE_DIR")
+    if not base:
+        beside = here / "__pycache__"
+        if os.access(beside if beside.exists() else here, os.W_OK):
+            base = str(beside / "numba")
+        else:
+            home = os.environ.get("XDG_CACHE_HOME") or os.path.join(
+                os.path.expanduser("~"), ".cache"
+            )
+            base = os.path.join(home, "king", "numba")
+    return os.path.join(base, digest.hexdigest()[:16])
+
+
+_config: Any = numba.config  # numba's settings, read when a dispatcher is made
+_saved_dir = _config.CACHE_DIR
+_config.CACHE_DIR = cache_dir()
+try:
+    jit = njit(cache=True, nogil=True)
+    parallel = njit(cache=True, nogil=True, parallel=True)
+
+    @parallel
+    def rule_rollouts(
+        worlds: Any, base: Any, candidates: Any, me: int, contract: int, trump: int,
+        flags: int, tail: int, values: Any,
+    ) -> None:  # fmt: skip
+        """For each world (the four current hands completing ``base``) and each
+        candidate card of ``me``: ``me``'s points for the deal when it plays that card
+        and every seat then plays the rule policy, until ``tail`` tricks are left; from
+        there ``me`` plays its best reply to the others' rule cards
+        (:func:`~king.bots.rule_play.best_reply`).  Worlds run in parallel threads."""
+        for w in prange(worlds.shape[0]):
+            state = base.copy()
+            for seat in range(4):
+                state[seat] = worlds[w, seat]
+            stack = np.empty((15, STATE_SIZE), dtype=np.int64)
+            for i in range(candidates.shape[0]):
+                child = state.copy()
+                play(child, candidates[i], contract, trump, flags)
+                while not child[S_OVER] and (13 - child[S_TRICKS] > tail or child[S_COUNT] != 0):
+                    play(child, rule_card(child, contract, trump, flags), contract, trump, flags)
+                if child[S_OVER]:
+                    values[w, i] = child[S_POINTS + me]
+                else:
+                    values[w, i] = best_reply(child, me, contract, trump, flags, stack)
+
+    @parallel
+    def rule_likelihoods(
+        dealt: Any, plays: Any, leader: int, me: int, contract: int, trump: int,
+        flags: int, noise: float, out: Any,
+    ) -> None:  # fmt: skip
+        """For each world (the four hands as dealt), the log-probability of the other
+        seats' plays so far if each plays the rule card with probability ``1 - noise``
+        and any legal card otherwise."""
+        for w in prange(dealt.shape[0]):
+            state = new_state(dealt[w], leader)
+            total = 0.0
+            for i in range(plays.shape[0]):
+                card = plays[i]
+                turn = state[S_TURN]
+                if turn != me:
+                    cards = legal_now(state, contract, trump, flags)
+                    choices = popcount(cards)
+                    if choices > 1:
+                        p = noise / choices
+                        if rule_card(state, contract, trump, flags) == card:
+                            p += 1.0 - noise
+                        total += np.log(p)
+                play(state, card, contract, trump, flags)
+            out[w] = total
+
+    @parallel
+    def rule_declaration_values(
+        worlds: Any, declarer: int, contract: int, trump: int, flags: int, out: Any
+    ) -> None:
+        """The declarer's points in each world (four dealt hands) when every seat plays
+        the rule policy: what a contract is worth with this hand."""
+        for w in prange(worlds.shape[0]):
+            state = new_state(worlds[w], declarer)
+            rule_playout(state, contract, trump, flags)
+            out[w] = state[S_POINTS + declarer]
+
+    #: The compiled deal of worlds, and the exact solver (compiled on first use).
+    sample_worlds = jit(worlds.sample_worlds)
+    solve = jit(solver.solve)
+    solve_moves = jit(solver.solve_moves)
+    #: The rule card of a position, compiled (for tests and benchmarks).
+    compiled_rule_card = jit(rule_card)
+finally:
+    _config.CACHE_DIR = _saved_dir
+
+#: What the search bot runs; :func:`warm_up` prepares them.
+ENTRY_POINTS: tuple[Any, ...] = (
+    rule_rollouts,
+    rule_likelihoods,
+    rule_declaration_values,
+    sample_worlds,
+)
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the search bot's entry points now, so that its
+    first move is not charged with it."""
+    hands = np.array([SUITS[0], SUITS[1], SUITS[2], SUITS[3]], dtype=np.int64)
+    dealt = hands.reshape(1, 4).copy()
+    base = np.zeros(STATE_SIZE, dtype=np.int64)
+    base[S_LED] = -1
+    base[S_TOP] = -1
+    values = np.zeros((1, 1), dtype=np.int64)
+    for contract, trump in ((NO_TRICKS, -1), (TRUMPS, 0)):
+        rule_rollouts(dealt, base, np.array([12], dtype=np.int64), 0, contract, trump, 0, 3, values)
+    out = np.zeros(1, dtype=np.int64)
+    rule_declaration_values(dealt, 0, NO_TRICKS, -1, 0, out)
+    logs = np.zeros(1, dtype=np.float64)
+    rule_likelihoods(dealt, np.array([0], dtype=np.int64), 0, 0, NO_TRICKS, -1, 0, 0.3, logs)
+    seed = np.ones(1, dtype=np.int64)
+    counts = np.zeros(4, dtype=np.int64)
+    sample_worlds(0, counts, counts, 0, SUITS[0], seed, dealt)
+
+
+def needs_compiling() -> bool | None:
+    """Whether :func:`warm_up` compiles now (no usable cache: the first run after an
+    install or a change of the kernels); ``None`` when this numba does not say."""
+    try:
+        return any(not entry._cache._cache_file._load_index() for entry in ENTRY_POINTS)
+    except Exception:  # numba's cache internals moved: we cannot tell
+        return None

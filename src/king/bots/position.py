@@ -1,0 +1,307 @@
+"""The engines' copy of the rules: a deal as a small ``int64`` array, the legal cards,
+playing a card, and which cards are equivalent.
+
+Written in the plain subset of Python that numba compiles: :mod:`king.bots.compiled`
+compiles it for the search bot, and the same functions run as ordinary Python
+elsewhere (the rule bot), so there is one copy of these rules outside :mod:`king.deal`.
+It mirrors :func:`king.deal.legal_mask` and the trick and scoring rules of
+:mod:`king.deal`; ``tests/test_kernel.py`` proves the two agree over thousands of random
+positions.  A position is an array (the ``S_`` offsets below) so that it can be copied
+and searched without allocating Python objects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from king.cards import SUIT_MASKS
+from king.rules import (
+    FLAG_EARLY_END,
+    FLAG_FORCED_PENALTY,
+    FLAG_OVERRUFF,
+    FLAG_TRUMP_LEAD_AFTER_BREAK,
+    NO_BOYS,
+    NO_HEARTS,
+    NO_KING,
+    NO_LAST_TWO,
+    NO_QUEENS,
+    NO_TRICKS,
+    PENALTY_MASKS,
+    POINTS_PER_UNIT,
+    TRUMPS,
+)
+from king.view import SeatView
+
+__all__ = [
+    "STATE_SIZE",
+    "KERNEL",
+    "distinct",
+    "from_view",
+    "highest",
+    "legal",
+    "legal_now",
+    "lowest",
+    "new_state",
+    "play",
+    "popcount",
+]
+
+#: A card mask: bit ``id`` for each card (the ids of :mod:`king.cards`), as in python-chess's
+#: ``Bitboard``; a card id 0-51; a seat 0-3.
+Mask = int
+CardId = int
+Seat = int
+
+# The layout of a position.
+S_PLAYED = 4  # every card played this deal (after the four hands at 0-3)
+S_TRICK = 5  # the cards of the current trick
+S_LEADER = 6
+S_TURN = 7
+S_COUNT = 8  # cards in the current trick
+S_TRICKS = 9  # tricks completed
+S_TOP = 10  # the card winning the current trick
+S_TOP_SEAT = 11
+S_LED = 12  # the suit led, -1 before the lead
+S_OVER = 13
+S_POINTS = 14  # 14-17: each seat's points so far
+S_VOIDS = 18  # 18-21: the suits each seat has shown it lacks (bit per suit), as the
+# rule bot reads them: failing to follow shows a void in the led suit, and in Trumps
+# failing to trump as well shows a void in trumps
+STATE_SIZE = 22
+
+SUITS = np.array(SUIT_MASKS, dtype=np.int64)
+PENALTY = np.array(PENALTY_MASKS, dtype=np.int64)
+UNIT = np.array(POINTS_PER_UNIT, dtype=np.int64)
+HEARTS = SUIT_MASKS[1]
+FIELD = 0x1FFF
+POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int64)
+HIGH13 = np.array([i.bit_length() - 1 for i in range(1 << 13)], dtype=np.int64)
+LOW13 = np.array([(i & -i).bit_length() - 1 for i in range(1 << 13)], dtype=np.int64)
+F_FORCED = FLAG_FORCED_PENALTY
+F_EARLY = FLAG_EARLY_END
+F_OVERRUFF = FLAG_OVERRUFF
+F_TRUMP_LEAD = FLAG_TRUMP_LEAD_AFTER_BREAK
+
+
+# -- bits ----------------------------------------------------------------------------
+
+
+def popcount(mask: int) -> int:
+    return (
+        POP13[mask & FIELD]
+        + POP13[(mask >> 13) & FIELD]
+        + POP13[(mask >> 26) & FIELD]
+        + POP13[(mask >> 39) & FIELD]
+    )
+
+
+def highest(mask: int) -> int:
+    """The highest card id in ``mask`` (-1 when empty)."""
+    for suit in range(3, -1, -1):
+        field = (mask >> (13 * suit)) & FIELD
+        if field:
+            return 13 * suit + HIGH13[field]
+    return -1
+
+
+def lowest(mask: int) -> int:
+    """The lowest card id in ``mask`` (-1 when empty)."""
+    for suit in range(4):
+        field = (mask >> (13 * suit)) & FIELD
+        if field:
+            return 13 * suit + LOW13[field]
+    return -1
+
+
+# -- the rules -----------------------------------------------------------------------
+
+
+def legal(
+    hand: int, trick: int, led: int, played: int, contract: int, trump: int, flags: int
+) -> int:
+    """The legal cards of ``hand``: the same rules as :func:`king.deal.legal_mask`."""
+    if led < 0:
+        if contract == NO_HEARTS or contract == NO_KING:
+            if played & HEARTS == 0:
+                others = hand & ~HEARTS
+                if others != 0:
+                    return others
+        elif contract == TRUMPS and flags & F_TRUMP_LEAD:
+            trumps = SUITS[trump]
+            if played & trumps == 0:
+                others = hand & ~trumps
+                if others != 0:
+                    return others
+        return hand
+    suit = SUITS[led]
+    follow = hand & suit
+    if follow != 0:
+        if flags & F_FORCED and (
+            contract == NO_QUEENS or contract == NO_BOYS or contract == NO_KING
+        ):
+            top = highest(trick & suit)
+            forced = follow & PENALTY[contract] & ((np.int64(1) << top) - 1)
+            if forced != 0:
+                return forced
+        return follow
+    if contract == TRUMPS:
+        trump_suit = SUITS[trump]
+        trumps = hand & trump_suit
+        if trumps == 0:
+            return hand
+        if flags & F_OVERRUFF:
+            top = highest(trick & trump_suit) + 1
+            higher = (trumps >> top) << top
+            if higher != 0:
+                return higher
+        return trumps
+    if flags & F_FORCED and contract >= NO_HEARTS and contract <= NO_KING:
+        penalty = hand & PENALTY[contract]
+        if penalty != 0:
+            return penalty
+    return hand
+
+
+def new_state(hands: Any, leader: int) -> Any:
+    """A position at the start of a deal: four hands (masks) and the leader."""
+    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    for seat in range(4):
+        state[seat] = hands[seat]
+    state[S_LEADER] = leader
+    state[S_TURN] = leader
+    state[S_LED] = -1
+    state[S_TOP] = -1
+    return state
+
+
+def legal_now(state: Any, contract: int, trump: int, flags: int) -> int:
+    """The legal cards of the seat to move."""
+    if state[S_OVER]:
+        return 0
+    return legal(
+        state[state[S_TURN]],
+        state[S_TRICK],
+        state[S_LED],
+        state[S_PLAYED],
+        contract,
+        trump,
+        flags,
+    )
+
+
+def play(state: Any, card: int, contract: int, trump: int, flags: int) -> None:
+    """Play ``card`` for the seat to move (unchecked), finishing the trick and scoring
+    it when it is the fourth card."""
+    bit = np.int64(1) << card
+    turn = state[S_TURN]
+    state[turn] ^= bit
+    state[S_PLAYED] |= bit
+    state[S_TRICK] |= bit
+    count = state[S_COUNT]
+    suit = card // 13
+    if count == 0:
+        state[S_LED] = suit
+        state[S_TOP] = card
+        state[S_TOP_SEAT] = turn
+    else:
+        led = state[S_LED]
+        if suit != led:
+            state[S_VOIDS + turn] |= 1 << led
+            if trump >= 0 and suit != trump:
+                state[S_VOIDS + turn] |= 1 << trump
+        top = state[S_TOP]
+        top_suit = top // 13
+        if suit == top_suit:
+            if card > top:
+                state[S_TOP] = card
+                state[S_TOP_SEAT] = turn
+        elif contract == TRUMPS and suit == trump:
+            state[S_TOP] = card
+            state[S_TOP_SEAT] = turn
+    if count < 3:
+        state[S_COUNT] = count + 1
+        state[S_TURN] = (turn + 1) & 3
+        return
+    winner = state[S_TOP_SEAT]
+    tricks = state[S_TRICKS] + 1
+    state[S_TRICKS] = tricks
+    if contract == TRUMPS or contract == NO_TRICKS:
+        state[S_POINTS + winner] += UNIT[contract]
+    elif contract == NO_LAST_TWO:
+        if tricks >= 12:
+            state[S_POINTS + winner] += UNIT[contract]
+    else:
+        state[S_POINTS + winner] += UNIT[contract] * popcount(state[S_TRICK] & PENALTY[contract])
+    state[S_TRICK] = 0
+    state[S_COUNT] = 0
+    state[S_LED] = -1
+    state[S_TOP] = -1
+    state[S_LEADER] = winner
+    state[S_TURN] = winner
+    if tricks == 13:
+        state[S_OVER] = 1
+    elif flags & F_EARLY and contract >= NO_HEARTS and contract <= NO_KING:
+        penalty = PENALTY[contract]
+        if state[S_PLAYED] & penalty == penalty:
+            state[S_OVER] = 1
+
+
+# -- equivalent cards ----------------------------------------------------------------
+
+
+def distinct(cards: int, earlier: int, penalty: int) -> int:
+    """Drop cards equivalent to a higher one kept: same suit, same penalty status, and
+    every card between them already played in an earlier trick."""
+    kept = np.int64(0)
+    for suit in range(4):
+        field = cards & SUITS[suit]
+        previous = -1
+        while field != 0:
+            card = highest(field)
+            bit = np.int64(1) << card
+            field ^= bit
+            if previous >= 0:
+                between = ((np.int64(1) << previous) - 1) & ~((np.int64(2) << card) - 1)
+                same_status = ((penalty >> card) & 1) == ((penalty >> previous) & 1)
+                if between & ~earlier == 0 and same_status:
+                    previous = card
+                    continue
+            kept |= bit
+            previous = card
+    return kept
+
+
+# -- from a seat's view (Python only) ---------------------------------------------------
+
+
+def from_view(view: SeatView, with_hand: bool = True) -> Any:
+    """The position a seat sees in ``view``: its own hand (``with_hand``; the other
+    hands empty, for the worlds of a search to fill), the earlier tricks summarised (the
+    cards played, the tricks, each seat's points, the voids each seat has shown), and
+    the current trick replayed by :func:`play` itself."""
+    contract = view.contract
+    if contract is None:
+        raise ValueError("a position needs a declared contract")
+    code = contract.code
+    trump = -1 if view.trump is None else int(view.trump)
+    leader = view.leader if view.leader is not None else view.seat
+    state = new_state(np.zeros(4, dtype=np.int64), leader)
+    state[S_PLAYED] = sum(card.mask for trick in view.tricks for card in trick.cards)
+    state[S_TRICKS] = len(view.tricks)
+    for seat in range(4):
+        state[S_POINTS + seat] = view.deal_points[seat]
+    for seat, suits in enumerate(view.voids()):
+        for suit in suits:
+            state[S_VOIDS + seat] |= 1 << int(suit)
+    if with_hand:
+        state[view.seat] = view.hand.mask
+    for seat, card in view.current_trick:
+        state[seat] |= card.mask  # the card comes from its player's hand
+        play(state, card.id, code, trump, view.rules.flags)
+    return state
+
+
+#: The functions :mod:`king.bots.compiled` compiles (in this order).
+KERNEL = (popcount, highest, lowest, legal, new_state, legal_now, play, distinct)
