@@ -23,6 +23,7 @@ from typing import Any
 
 from king.cards import Card, CardParseError, CardSet
 from king.deal import Deal, DealSetupError, IllegalMoveError
+from king.events import Dealt, Declared, Played, apply
 from king.game import Game, GameStateError, IllegalDeclarationError, Phase
 from king.jsontext import JSONTextError, is_int, loads
 from king.rules import GAME_DEALS, Contract, Declaration, Rules, RulesError
@@ -333,7 +334,7 @@ def _replay_deal(game: Game, number: int, deal: object) -> None:
         except CardParseError as error:
             raise _Stop(Fault(f"seat {seat}'s hand: {error}", number, seat=seat)) from None
     try:
-        game.deal_cards(parsed, declarer)
+        apply(game, Dealt(declarer, (parsed[0], parsed[1], parsed[2], parsed[3])))
     except DealSetupError as error:
         raise _Stop(Fault(str(error), number)) from None
     plays = deal.get("plays", "")
@@ -351,7 +352,7 @@ def _replay_deal(game: Game, number: int, deal: object) -> None:
         return
     declaration = _declaration(number, contract_text, deal.get("trump"))
     try:
-        game.declare(declaration)
+        apply(game, Declared(declarer, declaration))
     except IllegalDeclarationError as error:
         raise _Stop(Fault(error.reason, number, seat=declarer)) from None
     current = game.deal
@@ -372,7 +373,7 @@ def _replay_deal(game: Game, number: int, deal: object) -> None:
         except CardParseError as error:
             raise _Stop(Fault(str(error), number, index, mover, word)) from None
         try:
-            game.play(card)
+            apply(game, Played(mover, card))
         except (IllegalMoveError, GameStateError) as error:
             raise _Stop(Fault(str(error), number, index, mover, str(card))) from None
 

@@ -20,6 +20,7 @@ from typing import Any, Literal, Protocol
 
 from king.cards import Card, CardSet
 from king.deal import IllegalMoveError
+from king.events import Dealt, Declared, Played, apply, from_json, to_json
 from king.game import Game, Phase
 from king.record import distinct_names, to_record
 from king.rules import TOGGLES, Declaration, Rules
@@ -115,6 +116,11 @@ class Seat:
         if self.kind == "bot":
             return f"{self.bot} bot {self.number}"
         return self.name or f"seat {self.number}"
+
+
+#: The kinds of the log's events that are the game's own (:mod:`king.events`); the
+#: others are the table's: ``join``, ``start``, ``again``, ``close``.
+GAME_EVENTS = ("deal", "declare", "play")
 
 
 class Table:
@@ -249,8 +255,11 @@ class Table:
             seat.token_hash = str(data["token"])
         elif kind == "start":
             self.status = "playing"
-        elif kind == "deal":
-            game.deal_cards([str(h) for h in data["hands"]], int(data["declarer"]))
+        elif kind in GAME_EVENTS:
+            # The game's own events: folded by the core, as a record's are.
+            apply(game, from_json(kind, data))
+            if game.is_over:
+                self.status = "over"
         elif kind == "again":
             if self.status != "over":
                 raise ValueError("only a finished game is played again")
@@ -259,17 +268,6 @@ class Table:
             if self.status in ("over", "closed"):
                 raise ValueError(f"a table that is {self.status} cannot be closed")
             self.status = "closed"
-        elif kind in ("declare", "play"):
-            if int(data["seat"]) != game.to_act:
-                raise ValueError(f"seat {data['seat']} acts but seat {game.to_act} is to act")
-            if kind == "declare":
-                trump = data.get("trump")
-                text = str(data["contract"]) if trump is None else f"trumps {trump}"
-                game.declare(Declaration.parse(text))
-            else:
-                game.play(Card.parse(str(data["card"])))
-                if game.is_over:
-                    self.status = "over"
         else:
             raise ValueError(f"unknown event kind {kind!r}")
 
@@ -286,7 +284,8 @@ class Table:
         game.deal_cards()
         masks = game.dealt_masks
         assert masks is not None
-        data = {"declarer": game.declarer, "hands": [str(CardSet(m)) for m in masks]}
+        hands = tuple(CardSet(m) for m in masks)
+        data = to_json(Dealt(game.declarer, (hands[0], hands[1], hands[2], hands[3])))
         try:
             self.store.append(self.id, self.seq, "deal", data)
         except StoreError as error:
@@ -470,10 +469,11 @@ class Table:
         if why is not None:
             sentence = self.game.refusal(declaration) or why[0]
             raise ActionError("illegal", sentence, why[0], dict(why[1]))
-        trump = None if declaration.trump is None else declaration.trump.letter
-        contract = declaration.contract.value
-        self._record("declare", {"seat": seat, "contract": contract, "trump": trump})
-        return PublicEvent(kind="declare", seat=seat, contract=contract, trump=trump)
+        data = to_json(Declared(seat, declaration))
+        self._record("declare", data)
+        return PublicEvent(
+            kind="declare", seat=seat, contract=data["contract"], trump=data["trump"]
+        )
 
     def _play(self, seat: int, card: Card) -> PublicEvent:
         deal = self.game.deal
@@ -486,7 +486,7 @@ class Table:
                 raise ActionError("illegal", error.reason, error.code, dict(error.params)) from None
             raise AssertionError("a card outside the legal mask was accepted")
         tricks = deal.trick_count
-        self._record("play", {"seat": seat, "card": str(card)})
+        self._record("play", to_json(Played(seat, card)))
         winner = deal.tricks[-1].winner if deal.trick_count > tricks else None
         if self.game.is_over:
             self._set_status("over")
