@@ -24,11 +24,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from king.bots.base import Bot, BotError, make_bot
-from king.cards import Suit
 from king.deal import IllegalMoveError
 from king.game import Game, GameStateError, IllegalDeclarationError, Phase
 from king.record import distinct_names, to_record
-from king.rules import NEGATIVE_CONTRACTS, Contract, Declaration, Rules
+from king.rules import Contract, Declaration, Rules, cycled_declaration
 
 __all__ = [
     "ArenaConfig",
@@ -89,13 +88,8 @@ def _derive(*parts: object) -> int:
     return random.Random("/".join(str(p) for p in parts)).getrandbits(32)
 
 
-def deal_declaration(index: int) -> Declaration:
-    """The contract of single deal ``index``: the seven contracts in turn, Trumps taking
-    the next trump suit each time round."""
-    slot = index % 7
-    if slot == 0:
-        return Declaration(Contract.TRUMPS, Suit((index // 7) % 4))
-    return Declaration(NEGATIVE_CONTRACTS[slot - 1])
+#: The contract of single deal ``index`` (defined once, in :mod:`king.rules`).
+deal_declaration = cycled_declaration
 
 
 def _act(bot: Bot, game: Game, seat: int) -> None:

@@ -52,6 +52,7 @@ __all__ = [
     "IllegalMoveError",
     "DealSetupError",
     "legal_mask",
+    "winning_card",
     "explain_illegal",
     "why_illegal",
     "TRUMPS",
@@ -92,6 +93,17 @@ class IllegalMoveError(ValueError):
 
 class DealSetupError(ValueError):
     """The hands or declaration given for a deal are not a valid starting position."""
+
+
+def winning_card(trick: int, led: int, trump: int = -1) -> int:
+    """The id of the card that wins (or, unfinished, is winning) a trick holding the cards
+    of mask ``trick``, suit ``led`` led: the highest trump (``trump``, a suit number; -1:
+    none), else the highest card of the suit led.  The one statement of who takes a
+    trick, for the engine and for every reader of a trick."""
+    winning = trick & SUIT_MASKS[trump] if trump >= 0 else 0
+    if not winning:
+        winning = trick & SUIT_MASKS[led]
+    return winning.bit_length() - 1
 
 
 def legal_mask(
@@ -507,12 +519,7 @@ class Deal:
     def _finish_trick(self) -> None:
         trick = self._trick
         mask = self._trick_mask
-        winning = 0
-        if self._code == TRUMPS:
-            winning = mask & SUIT_MASKS[self._trump]
-        if not winning:
-            winning = mask & SUIT_MASKS[trick[0] // 13]
-        top = winning.bit_length() - 1
+        top = winning_card(mask, trick[0] // 13, self._trump)
         leader = self._leader
         winner = (leader + trick.index(top)) & 3
         self._tricks.append((leader, tuple(trick), winner))

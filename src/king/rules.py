@@ -27,6 +27,8 @@ __all__ = [
     "PRESETS",
     "TOGGLES",
     "NEGATIVE_CONTRACTS",
+    "DECLARATION_CYCLE",
+    "cycled_declaration",
     "TRUMPS",
     "NO_TRICKS",
     "NO_HEARTS",
@@ -224,6 +226,21 @@ class Declaration:
 ALL_DECLARATIONS: tuple[Declaration, ...] = tuple(
     [Declaration(c) for c in NEGATIVE_CONTRACTS] + [Declaration(Contract.TRUMPS, s) for s in Suit]
 )
+
+
+def cycled_declaration(index: int) -> Declaration:
+    """The contract of single deal ``index`` when deals are played one by one (the
+    arena's ``--deals``, the RL environment's ``contract="cycle"``): the seven contracts
+    in turn, Trumps taking the next trump suit each time round, so 28 deals hold each of
+    the ten declarations in proportion."""
+    slot = index % 7
+    if slot == 0:
+        return Declaration(Contract.TRUMPS, Suit((index // 7) % 4))
+    return Declaration(NEGATIVE_CONTRACTS[slot - 1])
+
+
+#: How many single deals :func:`cycled_declaration` takes to come round again.
+DECLARATION_CYCLE = 28
 
 #: Toggle names, in the order of RULES.md.
 TOGGLES: tuple[str, ...] = (

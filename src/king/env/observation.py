@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from king.cards import DECK, SUIT_MASKS, Card, card_ids
+from king.deal import winning_card
 from king.game import Phase
 from king.rules import (
     ALL_DECLARATIONS,
@@ -253,14 +254,11 @@ def _winning_mask(view: SeatView) -> int:
     trick = view.current_trick
     if not trick:
         return hand
-    trump = view.trump
-    best = trick[0][1]
-    for _, card in trick[1:]:
-        higher = card.suit is best.suit and card.rank > best.rank
-        if higher or (card.suit is trump and best.suit is not trump):
-            best = card
-    winners = hand & _ABOVE_MASKS[best.id]
-    if trump is not None and best.suit is not trump:
+    trump = -1 if view.trump is None else int(view.trump)
+    mask = sum(card.mask for _, card in trick)
+    best = winning_card(mask, trick[0][1].suit, trump)
+    winners = hand & _ABOVE_MASKS[best]
+    if trump >= 0 and best // 13 != trump:
         winners |= hand & SUIT_MASKS[trump]
     return winners
 
@@ -296,7 +294,6 @@ def encode_observation(view: SeatView) -> NDArray[np.float32]:
     if playing:
         planes |= _winning_mask(view) << _WINNING
     taken = [0, 0, 0, 0]
-    sequences: list[list[tuple[int, int]]] = []
     for trick in view.tricks:
         leader = trick.leader
         ids = [card.id for card in trick.cards]
@@ -306,14 +303,12 @@ def encode_observation(view: SeatView) -> NDArray[np.float32]:
             planes |= 1 << (_PLAYED + 52 * rel + card_id)
             mask |= 1 << card_id
         taken[(trick.winner - me) & 3] |= mask
-        sequences.append([((leader + i - me) & 3, c) for i, c in enumerate(ids)])
     current = [((seat - me) & 3, card.id) for seat, card in view.current_trick]
     for position, (rel, card_id) in enumerate(current):
         planes |= 1 << (_PLAYED + 52 * rel + card_id)
         planes |= 1 << (_TRICK + 52 * position + card_id)
     if current:
         out[_LED + current[0][1] // 13] = 1.0
-        sequences.append(current)
     raw = np.frombuffer(planes.to_bytes(_PLANES_BYTES, "little"), dtype=np.uint8)
     out[:_PLANES_END] = np.unpackbits(raw, bitorder="little")[:_PLANES_END]
     hand = view.hand.mask
@@ -326,16 +321,10 @@ def encode_observation(view: SeatView) -> NDArray[np.float32]:
             above = unseen & _ABOVE_MASKS[card_id]
             if above:
                 out[_ABOVE + card_id] = above.bit_count() / 12.0
-    # A seat that does not follow the suit led has none; in Trumps, one that neither
-    # follows nor trumps has no trump either (the same facts as SeatView.voids).
-    for sequence in sequences:
-        led = sequence[0][1] // 13
-        for rel, card_id in sequence[1:]:
-            suit = card_id // 13
-            if suit != led:
-                out[_VOIDS + 4 * rel + led] = 1.0
-                if trump >= 0 and suit != trump:
-                    out[_VOIDS + 4 * rel + trump] = 1.0
+    # The suits each seat has shown it lacks, as the view reads them.
+    for seat, suits in enumerate(view.voids()):
+        for suit in suits:
+            out[_VOIDS + 4 * ((seat - me) & 3) + int(suit)] = 1.0
 
     out[_TRICKS_DONE] = len(view.tricks) / 13.0
     code = declaration.contract.code if declaration is not None else 0

@@ -12,18 +12,18 @@ from typing import Any, Literal
 
 import numpy as np
 
-from king.cards import DECK, Suit
+from king.cards import DECK
 from king.deal import IllegalMoveError
 from king.env.observation import ACTION_COUNT, CARD_ACTIONS, DECLARATION_OFFSET, describe_action
 from king.game import DealResult, Game, GameStateError, IllegalDeclarationError, Phase
 from king.record import to_record
 from king.rules import (
     ALL_DECLARATIONS,
-    NEGATIVE_CONTRACTS,
-    Contract,
+    DECLARATION_CYCLE,
     Declaration,
     Rules,
     RulesError,
+    cycled_declaration,
 )
 
 __all__ = [
@@ -41,7 +41,7 @@ __all__ = [
 Mode = Literal["game", "deal"]
 #: A fixed declaration, ``"cycle"`` (the arena's order) or ``"random"`` (the same mix).
 ContractOption = Declaration | Literal["cycle", "random"]
-_CYCLE = 28  # deal_declaration repeats after 7 contracts x 4 trump suits
+_CYCLE = DECLARATION_CYCLE
 
 
 class IllegalActionError(ValueError):
@@ -70,15 +70,9 @@ def parse_contract(contract: Declaration | str | None) -> ContractOption:
     raise RulesError(f"contract must be a declaration, 'cycle' or 'random', not {contract!r}")
 
 
-def cycle_declaration(index: int) -> Declaration:
-    """The contract of single deal ``index`` in the order of ``king arena --deals``: the
-    seven contracts in turn, Trumps taking the next suit each time round.  (The same
-    as :func:`king.arena.deal_declaration`, which an adapter may not import; a test
-    keeps the two equal.)"""
-    slot = index % 7
-    if slot == 0:
-        return Declaration(Contract.TRUMPS, Suit((index // 7) % 4))
-    return Declaration(NEGATIVE_CONTRACTS[slot - 1])
+#: The contract of single deal ``index`` in the order of ``king arena --deals`` (defined
+#: once, in :mod:`king.rules`).
+cycle_declaration = cycled_declaration
 
 
 def check_action(action: object) -> int:
