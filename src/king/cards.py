@@ -35,7 +35,19 @@ __all__ = [
     "SUIT_MASKS",
     "card_ids",
     "shuffled_hands",
+    "Mask",
+    "CardId",
+    "Seat",
 ]
+
+#: A set of cards as a 52-bit integer, bit ``id`` for each card (python-chess's
+#: ``Bitboard``); the fast engines and :class:`CardSet` underneath speak it.
+Mask = int
+#: A card's stable id 0-51: ``13 * suit + rank`` (spades 0-12 … clubs 39-51), also its
+#: action number in the RL environment (python-chess's ``Square``).
+CardId = int
+#: A seat at the table, 0-3, in playing order.
+Seat = int
 
 
 class CardParseError(ValueError):

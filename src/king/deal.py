@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from king.cards import DECK, FULL_MASK, SUIT_MASKS, Card, CardSet, Suit
+from king.cards import DECK, FULL_MASK, SUIT_MASKS, Card, CardId, CardSet, Mask, Suit
 from king.rules import (
     CONTRACT_TOTALS,
     FLAG_EARLY_END,
@@ -95,7 +95,7 @@ class DealSetupError(ValueError):
     """The hands or declaration given for a deal are not a valid starting position."""
 
 
-def winning_card(trick: int, led: int, trump: int = -1) -> int:
+def winning_card(trick: Mask, led: int, trump: int = -1) -> CardId:
     """The id of the card that wins (or, unfinished, is winning) a trick holding the cards
     of mask ``trick``, suit ``led`` led: the highest trump (``trump``, a suit number; -1:
     none), else the highest card of the suit led.  The one statement of who takes a
@@ -107,8 +107,8 @@ def winning_card(trick: int, led: int, trump: int = -1) -> int:
 
 
 def legal_mask(
-    hand: int, trick: int, led: int, played: int, contract: int, trump: int, flags: int
-) -> int:
+    hand: Mask, trick: Mask, led: int, played: Mask, contract: int, trump: int, flags: int
+) -> Mask:
     """The cards of ``hand`` that may be played now, as a mask.
 
     ``trick`` is the mask of the cards already in the current trick and ``led`` the suit

@@ -23,18 +23,18 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from king.cards import Card, CardSet, shuffled_hands
-from king.deal import Deal, DealSetupError, hand_masks
+from king.deal import Deal, DealSetupError, Trick, hand_masks
 from king.phase import DealResult, Phase
 from king.rules import (
     ALL_DECLARATIONS,
     GAME_DEALS,
-    MAX_PER_NEGATIVE,
     NEGATIVE_CONTRACTS,
     NEGATIVES_PER_PLAYER,
     TRUMPS_PER_PLAYER,
     Contract,
     Declaration,
     Rules,
+    declaration_refusal,
 )
 from king.texts import quoted
 
@@ -258,15 +258,18 @@ class Game:
         ``played_twice`` with ``contract``), or ``None`` if it may."""
         if seat is None:
             seat = self._declarer
-        if declaration.contract is Contract.TRUMPS:
-            if self._trumps_declared[seat] >= TRUMPS_PER_PLAYER:
-                return "trumps_done", {"seat": str(seat), "times": str(TRUMPS_PER_PLAYER)}
-            return None
-        if self._negatives_declared[seat] >= NEGATIVES_PER_PLAYER:
-            return "negatives_done", {"seat": str(seat), "times": str(NEGATIVES_PER_PLAYER)}
-        if self._contract_counts[declaration.contract] >= MAX_PER_NEGATIVE:
-            return "played_twice", {"contract": declaration.contract.value}
-        return None
+        times = (
+            0
+            if declaration.contract is Contract.TRUMPS
+            else self.times_declared(declaration.contract)
+        )
+        return declaration_refusal(
+            declaration,
+            seat,
+            self._trumps_declared[seat],
+            self._negatives_declared[seat],
+            times,
+        )
 
     def allowed_declarations(self) -> list[Declaration]:
         """The declarations the current declarer may make (empty outside declaring)."""
@@ -331,6 +334,15 @@ class Game:
         self._phase = Phase.DEALING
         if self.auto_deal:
             self.deal_cards()
+
+    def last_trick(self) -> Trick | None:
+        """The most recently completed trick, of this deal or the one before (public:
+        every player and spectator has seen it)."""
+        for deal in reversed(self._deals):
+            tricks = deal.tricks
+            if tricks:
+                return tricks[-1]
+        return None
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may see now, or a spectator (``None``; see :mod:`king.view`)."""

@@ -29,6 +29,7 @@ __all__ = [
     "NEGATIVE_CONTRACTS",
     "DECLARATION_CYCLE",
     "cycled_declaration",
+    "declaration_refusal",
     "TRUMPS",
     "NO_TRICKS",
     "NO_HEARTS",
@@ -226,6 +227,29 @@ class Declaration:
 ALL_DECLARATIONS: tuple[Declaration, ...] = tuple(
     [Declaration(c) for c in NEGATIVE_CONTRACTS] + [Declaration(Contract.TRUMPS, s) for s in Suit]
 )
+
+
+def declaration_refusal(
+    declaration: Declaration,
+    seat: int,
+    trumps_declared: int,
+    negatives_declared: int,
+    times_declared: int,
+) -> tuple[str, dict[str, str]] | None:
+    """Why ``seat`` may not make this declaration, given how often it has declared Trumps
+    and negative contracts and how often this contract has been declared in the game: a
+    reason code and its details (``trumps_done`` and ``negatives_done`` with ``seat`` and
+    ``times``, ``played_twice`` with ``contract``), or ``None`` if it may.  The one
+    statement of these rules, for the game and for a seat's view."""
+    if declaration.contract is Contract.TRUMPS:
+        if trumps_declared >= TRUMPS_PER_PLAYER:
+            return "trumps_done", {"seat": str(seat), "times": str(TRUMPS_PER_PLAYER)}
+        return None
+    if negatives_declared >= NEGATIVES_PER_PLAYER:
+        return "negatives_done", {"seat": str(seat), "times": str(NEGATIVES_PER_PLAYER)}
+    if times_declared >= MAX_PER_NEGATIVE:
+        return "played_twice", {"contract": declaration.contract.value}
+    return None
 
 
 def cycled_declaration(index: int) -> Declaration:

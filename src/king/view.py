@@ -21,6 +21,7 @@ from king.rules import (
     Contract,
     Declaration,
     Rules,
+    declaration_refusal,
 )
 
 if TYPE_CHECKING:  # the game is only read here: it builds views, never the reverse
@@ -135,6 +136,22 @@ class SeatView:
     def times_declared(self, contract: Contract) -> int:
         """How often a negative contract has been declared in this game."""
         return dict(self.contract_counts).get(contract, 0)
+
+    def why_refused(
+        self, declaration: Declaration, seat: int | None = None
+    ) -> tuple[str, dict[str, str]] | None:
+        """Why ``seat`` (by default this view's seat) may not declare this: the game's
+        own rule (:func:`king.rules.declaration_refusal`), read from the view's counts."""
+        if seat is None:
+            seat = self.seat
+        times = (
+            0
+            if declaration.contract is Contract.TRUMPS
+            else self.times_declared(declaration.contract)
+        )
+        return declaration_refusal(
+            declaration, seat, self.trumps_declared[seat], self.negatives_declared[seat], times
+        )
 
     def obligations(self, seat: int) -> tuple[int, int]:
         """What ``seat`` still owes: (trump contracts, negative contracts)."""

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from king.cards import SUIT_MASKS
+from king.cards import SUIT_MASKS, CardId, Mask, Seat
 from king.rules import (
     FLAG_EARLY_END,
     FLAG_FORCED_PENALTY,
@@ -48,11 +48,6 @@ __all__ = [
     "popcount",
 ]
 
-#: A card mask: bit ``id`` for each card (the ids of :mod:`king.cards`), as in python-chess's
-#: ``Bitboard``; a card id 0-51; a seat 0-3.
-Mask = int
-CardId = int
-Seat = int
 
 # The layout of a position.
 S_PLAYED = 4  # every card played this deal (after the four hands at 0-3)
@@ -88,7 +83,7 @@ F_TRUMP_LEAD = FLAG_TRUMP_LEAD_AFTER_BREAK
 # -- bits ----------------------------------------------------------------------------
 
 
-def popcount(mask: int) -> int:
+def popcount(mask: Mask) -> int:
     return (
         POP13[mask & FIELD]
         + POP13[(mask >> 13) & FIELD]
@@ -97,7 +92,7 @@ def popcount(mask: int) -> int:
     )
 
 
-def highest(mask: int) -> int:
+def highest(mask: Mask) -> CardId:
     """The highest card id in ``mask`` (-1 when empty)."""
     for suit in range(3, -1, -1):
         field = (mask >> (13 * suit)) & FIELD
@@ -106,7 +101,7 @@ def highest(mask: int) -> int:
     return -1
 
 
-def lowest(mask: int) -> int:
+def lowest(mask: Mask) -> CardId:
     """The lowest card id in ``mask`` (-1 when empty)."""
     for suit in range(4):
         field = (mask >> (13 * suit)) & FIELD
@@ -164,7 +159,7 @@ def legal(
     return hand
 
 
-def new_state(hands: Any, leader: int) -> Any:
+def new_state(hands: Any, leader: Seat) -> Any:
     """A position at the start of a deal: four hands (masks) and the leader."""
     state = np.zeros(STATE_SIZE, dtype=np.int64)
     for seat in range(4):
@@ -176,7 +171,7 @@ def new_state(hands: Any, leader: int) -> Any:
     return state
 
 
-def legal_now(state: Any, contract: int, trump: int, flags: int) -> int:
+def legal_now(state: Any, contract: int, trump: int, flags: int) -> Mask:
     """The legal cards of the seat to move."""
     if state[S_OVER]:
         return 0
@@ -191,7 +186,7 @@ def legal_now(state: Any, contract: int, trump: int, flags: int) -> int:
     )
 
 
-def play(state: Any, card: int, contract: int, trump: int, flags: int) -> None:
+def play(state: Any, card: CardId, contract: int, trump: int, flags: int) -> None:
     """Play ``card`` for the seat to move (unchecked), finishing the trick and scoring
     it when it is the fourth card."""
     bit = np.int64(1) << card
@@ -251,7 +246,7 @@ def play(state: Any, card: int, contract: int, trump: int, flags: int) -> None:
 # -- equivalent cards ----------------------------------------------------------------
 
 
-def distinct(cards: int, earlier: int, penalty: int) -> int:
+def distinct(cards: Mask, earlier: Mask, penalty: Mask) -> Mask:
     """Drop cards equivalent to a higher one kept: same suit, same penalty status, and
     every card between them already played in an earlier trick."""
     kept = np.int64(0)

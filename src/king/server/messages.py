@@ -65,14 +65,10 @@ def declaration_choices(game: Game) -> list[DeclarationChoice]:
 
 def last_trick(game: Game) -> TrickInfo | None:
     """The most recently completed trick, of this deal or the one before (public)."""
-    for deal in reversed(game.deals):
-        tricks = deal.tricks
-        if tricks:
-            trick = tricks[-1]
-            return TrickInfo(
-                leader=trick.leader, cards=[str(c) for c in trick.cards], winner=trick.winner
-            )
-    return None
+    trick = game.last_trick()
+    if trick is None:
+        return None
+    return TrickInfo(leader=trick.leader, cards=[str(c) for c in trick.cards], winner=trick.winner)
 
 
 def taken_info(game: Game) -> TakenInfo | None:

@@ -144,30 +144,29 @@ class KingApp(App[None]):
         self.query_one(MessageLine).say(message, error=error)
 
     def redraw(self) -> None:
-        """Show the game as it stands in every widget."""
+        """Show the game in every widget as the person's seat sees it (their view)."""
         session = self.session
-        game = session.game
-        me = session.seat
+        view = session.view(session.seat)
         t = self.t
-        self.query_one(InfoBar).show(t, game, self.seat_name, me)
+        self.query_one(InfoBar).show(t, view, session.game.seed, self.seat_name)
         self.query_one(TableView).scene = scene_of(
-            t, game, me, self.seat_name, self.detail, self._thinking
+            t, view, self.seat_name, self.detail, self._thinking
         )
         scores = self.query_one(ScoreBoard)
-        scores.update(scoreboard(t, game, self.short_name, me, _short(session.path)))
-        declaring = game.phase is Phase.DECLARING and session.is_human_turn()
+        scores.update(scoreboard(t, view, self.short_name, _short(session.path)))
+        declaring = view.phase is Phase.DECLARING and session.is_human_turn()
         hand = self.query_one(HandView)
         legal = None
-        if session.is_human_turn() and game.phase is Phase.PLAYING:
-            legal = session.view(me).legal_cards
-        hand.show(hand_order(game.hand(me)), legal)
+        if session.is_human_turn() and view.phase is Phase.PLAYING:
+            legal = view.legal_cards
+        hand.show(hand_order(view.hand), legal)
         panel = self.query_one(DeclarePanel)
         main = self.query_one("#main")
         if main.display == declaring:  # switch between the table and the menu
             main.display = not declaring
             panel.display = declaring
         if declaring:
-            panel.offer(game, me, self.seat_name)
+            panel.offer(view, self.seat_name)
             if not isinstance(self.focused, OptionList) and self._windows == 0:
                 panel.query_one(OptionList).focus()
         elif self.focused is not hand and self._windows == 0:
@@ -176,7 +175,7 @@ class KingApp(App[None]):
     def _draw_table(self) -> None:
         session = self.session
         scene = scene_of(
-            self.t, session.game, session.seat, self.seat_name, self.detail, self._thinking
+            self.t, session.view(session.seat), self.seat_name, self.detail, self._thinking
         )
         self.query_one(TableView).scene = scene
 

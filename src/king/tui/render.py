@@ -15,11 +15,13 @@ from rich.cells import cell_len
 from rich.text import Text
 
 from king.cards import Card, CardSet, Rank, Suit
-from king.deal import Deal, Trick
+from king.deal import Trick
 from king.game import Game
 from king.i18n import Translator
+from king.phase import Phase
 from king.rules import GAME_DEALS, Contract, Declaration
 from king.tui.words import count, declaration_name, fit, you_or
+from king.view import SeatView
 
 __all__ = [
     "HAND_SUIT_ORDER",
@@ -107,21 +109,21 @@ def compact_cards(cards: CardSet, width: int) -> Text:
     return out
 
 
-def taken_text(t: Translator, deal: Deal, seat: int, width: int = 17) -> Text:
-    """What ``seat`` has taken this deal that counts: its penalty cards in a card
-    contract, otherwise its number of tricks."""
-    contract = deal.contract
-    tricks = deal.tricks_won(seat)
+def taken_text(
+    t: Translator, contract: Contract, tricks: Sequence[Trick], seat: int, width: int = 17
+) -> Text:
+    """What ``seat`` has taken in a deal that counts, read from the deal's tricks (public):
+    its penalty cards in a card contract, otherwise its number of tricks."""
+    won = [trick for trick in tricks if trick.winner == seat]
     if contract.penalty_mask:
-        penalty = CardSet(deal.taken(seat).mask & contract.penalty_mask)
+        taken = sum(card.mask for trick in won for card in trick.cards)
+        penalty = CardSet(taken & contract.penalty_mask)
         if penalty:
             return compact_cards(penalty, width)
         return Text("—", style="dim")
-    words = count(t, "tui.tricks", tricks)
+    words = count(t, "tui.tricks", len(won))
     if contract is Contract.NO_LAST_TWO:
-        last = sum(
-            1 for number, done in enumerate(deal.tricks) if number >= 11 and done.winner == seat
-        )
+        last = sum(1 for number, done in enumerate(tricks) if number >= 11 and done.winner == seat)
         if last:
             words = t("tui.tricks.of_last_two", tricks=words, n=last)
     return Text(words)
@@ -252,17 +254,16 @@ def from_seat(me: int) -> list[int]:
 
 def scoreboard(
     t: Translator,
-    game: Game,
+    view: SeatView,
     name: Namer,
-    me: int,
     saved: str = "",
     width: int = 23,
 ) -> Text:
     """The side panel: each seat's points this deal and in all, what it still owes,
     what it has taken this deal, and the file the game is saved in.  ``name`` gives
     the short seat names (six cells at most)."""
-    deal = game.deal
-    points = deal.points() if deal is not None else [0, 0, 0, 0]
+    me = view.seat
+    points = view.deal_points
     out = Text()
     out.append(
         " " * 6
@@ -274,16 +275,16 @@ def scoreboard(
         style="bold",
     )
     for seat in from_seat(me):
-        trumps, negatives = game.obligations(seat)
-        out.append(f"{fit(name(seat), 6)}{points[seat]:>5}{game.totals[seat]:>7} ")
+        trumps, negatives = view.obligations(seat)
+        out.append(f"{fit(name(seat), 6)}{points[seat]:>5}{view.totals[seat]:>7} ")
         out.append(t("tui.scores.owed", trumps=trumps, negatives=negatives) + "\n")
     out.append(fit(t("tui.scores.owes_legend"), width).rstrip() + "\n", style="dim")
     out.append("\n")
-    if deal is None:
-        state = t("tui.game_over") if game.is_over else t("tui.scores.no_contract")
+    if view.contract is None or view.phase is not Phase.PLAYING:
+        state = t("tui.game_over") if view.phase is Phase.OVER else t("tui.scores.no_contract")
         out.append(state + "\n", style="dim")
     else:
-        _taken_lines(t, out, deal, name, me, width)
+        _taken_lines(t, out, view, name, width)
     if saved:
         name_part = saved if len(saved) <= width else "…" + saved[-(width - 1) :]
         out.append("\n" + t("tui.scores.saved") + "\n", style="dim")
@@ -291,12 +292,14 @@ def scoreboard(
     return out
 
 
-def _taken_lines(t: Translator, out: Text, deal: Deal, name: Namer, me: int, width: int) -> None:
-    heading = t(f"tui.taken.{deal.contract.value}")
+def _taken_lines(t: Translator, out: Text, view: SeatView, name: Namer, width: int) -> None:
+    contract = view.contract
+    assert contract is not None
+    heading = t(f"tui.taken.{contract.value}")
     out.append(fit(heading, width).rstrip() + "\n", style="bold")
-    for seat in from_seat(me):
+    for seat in from_seat(view.seat):
         out.append(fit(name(seat), 6) + " ")
-        taken = taken_text(t, deal, seat, width - 7)
+        taken = taken_text(t, contract, view.tricks, seat, width - 7)
         taken.truncate(width - 7)
         out.append_text(taken)
         out.append("\n")
@@ -334,7 +337,7 @@ def deal_summary(
     for seat in from_seat(me):
         out.append(f"{fit(short(seat), 7)}{result.points[seat]:>7}{deal.tricks_won(seat):>7}  ")
         if cards:
-            taken = taken_text(t, deal, seat, 24)
+            taken = taken_text(t, deal.contract, deal.tricks, seat, 24)
             taken.truncate(24, pad=True)
             out.append_text(taken)
         out.append(f"{game.totals[seat]:>7}\n")
@@ -409,14 +412,15 @@ def trick_scene(t: Translator, trick: Trick, me: int, name: Namer, detail: Namer
 
 def scene_of(
     t: Translator,
-    game: Game,
-    me: int,
+    view: SeatView,
     name: Namer,
     detail: Namer,
     thinking: int | None = None,
 ) -> TableScene:
-    """The table as ``me`` sees it now: the current trick, or the trick just won until
-    the next card is led, so that the last card of a trick stays on screen."""
+    """The table as the person sees it now (their ``view``): the current trick, or the
+    trick just won until the next card is led, so that the last card of a trick stays
+    on screen."""
+    me = view.seat
 
     def pos(seat: int) -> int:
         return (seat - me) % 4
@@ -425,47 +429,46 @@ def scene_of(
     status = ["", "", "", ""]
     winner: int | None = None
     caption = ""
-    deal = game.deal
-    to_act = game.to_act
-    if deal is None:
-        if game.is_over:
+    to_act = view.to_act
+    playing = view.phase is Phase.PLAYING
+    leader = view.leader if view.leader is not None else view.declarer
+    if not playing:
+        if view.phase is Phase.OVER:
             caption = t("tui.game_over")
         elif to_act is not None:
             caption = t(you_or("tui.caption.declaring", to_act == me), name=name(to_act))
     else:
-        trick = deal.current_trick
+        trick = view.current_trick
         if trick:
             for seat, card in trick:
                 cards[pos(seat)] = card
-            status[pos(deal.leader)] = t("tui.status.led")
+            status[pos(leader)] = t("tui.status.led")
             caption = t(
-                you_or("tui.caption.led", deal.leader == me),
-                n=deal.trick_count + 1,
-                name=name(deal.leader),
+                you_or("tui.caption.led", leader == me),
+                n=len(view.tricks) + 1,
+                name=name(leader),
                 suit=t.suit(trick[0][1].suit.letter),
             )
-        elif deal.tricks:
-            last = deal.tricks[-1]
+        elif view.tricks:
+            last = view.tricks[-1]
             for seat in range(4):
                 cards[pos(seat)] = last.card_of(seat)
             winner = pos(last.winner)
             status[winner] = t("tui.status.won")
             caption = t(
                 you_or("tui.caption.won", last.winner == me),
-                n=deal.trick_count,
+                n=len(view.tricks),
                 name=name(last.winner),
             )
         else:
-            caption = t(you_or("tui.caption.first", deal.leader == me), name=name(deal.leader))
+            caption = t(you_or("tui.caption.first", leader == me), name=name(leader))
     if to_act is not None:
         if to_act == me and thinking != me:
             status[pos(to_act)] = t("tui.status.your_turn")
         elif thinking == to_act:
             status[pos(to_act)] = t("tui.status.thinking")
         else:
-            status[pos(to_act)] = t(
-                "tui.status.to_play" if deal is not None else "tui.status.to_declare"
-            )
+            status[pos(to_act)] = t("tui.status.to_play" if playing else "tui.status.to_declare")
     seats = [
         Seat(name(s), detail(s), status[pos(s)], s == to_act) for s in sorted(range(4), key=pos)
     ]

@@ -23,8 +23,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from king.cards import Card, CardParseError, CardSet
-from king.game import Game
 from king.i18n import Translator
+from king.phase import Phase
 from king.rules import ALL_DECLARATIONS, GAME_DEALS, Declaration
 from king.tui.render import (
     Namer,
@@ -35,6 +35,7 @@ from king.tui.render import (
     table_lines,
 )
 from king.tui.words import declaration_name, fit, translate_bindings, you_or
+from king.view import SeatView
 
 __all__ = [
     "DeclarePanel",
@@ -57,22 +58,23 @@ def _plain(widget: Static) -> str:
 class InfoBar(Static):
     """The top line: which deal, the contract and trump, the declarer, the trick."""
 
-    def show(self, t: Translator, game: Game, name: Namer, me: int) -> None:
-        """Describe the game as it stands, for the person in seat ``me``."""
-        deal = game.deal
+    def show(self, t: Translator, view: SeatView, seed: int, name: Namer) -> None:
+        """Describe the game as the person in ``view``'s seat sees it."""
+        me = view.seat
+        declaration = view.declaration
         parts: list[str] = []
-        if game.is_over:
+        if view.phase is Phase.OVER:
             parts.append(t("tui.info.over"))
         else:
-            parts.append(t("tui.info.deal", n=game.deal_number + 1, deals=GAME_DEALS))
-            if deal is None:
-                key = you_or("tui.info.declaring", game.declarer == me)
-                parts.append(t(key, name=name(game.declarer)))
+            parts.append(t("tui.info.deal", n=view.deal_number + 1, deals=GAME_DEALS))
+            if declaration is None or view.phase is not Phase.PLAYING:
+                key = you_or("tui.info.declaring", view.declarer == me)
+                parts.append(t(key, name=name(view.declarer)))
             else:
-                parts.append(declaration_name(t, deal.declaration))
-                parts.append(t("tui.info.declarer", name=name(deal.declarer)))
-                parts.append(t("tui.info.trick", n=min(deal.trick_count + 1, 13)))
-        parts.append(t("tui.info.rules", rules=game.rules.name, seed=game.seed))
+                parts.append(declaration_name(t, declaration))
+                parts.append(t("tui.info.declarer", name=name(view.declarer)))
+                parts.append(t("tui.info.trick", n=min(len(view.tricks) + 1, 13)))
+        parts.append(t("tui.info.rules", rules=view.rules.name, seed=seed))
         self.update(Text(" · ".join(parts)), layout=False)
 
     @property
@@ -348,11 +350,11 @@ class DeclarePanel(Vertical):
         yield OptionList(id="declare-options")
         yield Static(id="declare-scores")
 
-    def offer(self, game: Game, seat: int, name: Namer) -> None:
-        """Fill the menu for ``seat``, the declarer."""
+    def offer(self, view: SeatView, name: Namer) -> None:
+        """Fill the menu for the declarer whose ``view`` this is."""
         t = self.t
-        trumps, negatives = game.obligations(seat)
-        self.border_title = t("tui.declare.title", n=game.deal_number + 1, deals=GAME_DEALS)
+        trumps, negatives = view.obligations(view.seat)
+        self.border_title = t("tui.declare.title", n=view.deal_number + 1, deals=GAME_DEALS)
         intro = self.query_one("#declare-intro", Static)
         intro.update(
             Text.assemble(
@@ -371,7 +373,7 @@ class DeclarePanel(Vertical):
         self._prompts = []
         first: int | None = None
         for index, declaration in enumerate(ALL_DECLARATIONS):
-            why = game.why_refused(declaration, seat)
+            why = view.why_refused(declaration)
             prompt = Text(fit(names[index], column))
             if why is None:
                 prompt.append(contract_rule(t, declaration))
@@ -387,7 +389,7 @@ class DeclarePanel(Vertical):
             highlighted = first
         options.highlighted = highlighted
         self._mark(highlighted)
-        scores = " · ".join(f"{name(s)} {game.totals[s]}" for s in range(4))
+        scores = " · ".join(f"{name(s)} {view.totals[s]}" for s in range(4))
         totals = t("tui.declare.totals", scores=scores)
         self.query_one("#declare-scores", Static).update(Text(totals, style="dim"))
 
