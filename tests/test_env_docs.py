@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -17,10 +18,10 @@ BLOCKS = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"), re
 
 
 @pytest.fixture(autouse=True)
-def _registry_per_test(monkeypatch: pytest.MonkeyPatch) -> None:
+def _registry_per_test() -> Iterator[None]:
     """Bots a test registers stay in that test (the registry is global)."""
-    bots_base.available_bots()  # load the built-in bots into the real registry first
-    monkeypatch.setattr(bots_base, "_REGISTRY", dict(bots_base._REGISTRY))
+    with bots_base.scoped_registry():
+        yield
 
 
 def test_the_docs_have_examples() -> None:

@@ -8,6 +8,7 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -35,10 +36,10 @@ EXAMPLE_POLICY = ROOT / "examples" / "rl_policy.npz"
 
 
 @pytest.fixture(autouse=True)
-def _registry_per_test(monkeypatch: pytest.MonkeyPatch) -> None:
+def _registry_per_test() -> Iterator[None]:
     """Bots a test registers stay in that test (the registry is global)."""
-    bots_base.available_bots()  # load the built-in bots into the real registry first
-    monkeypatch.setattr(bots_base, "_REGISTRY", dict(bots_base._REGISTRY))
+    with bots_base.scoped_registry():
+        yield
 
 
 def _lowest(observation: np.ndarray, mask: np.ndarray) -> int:

@@ -8,10 +8,12 @@ import asyncio
 import random
 import sqlite3
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from king.bots.base import register, scoped_registry
 from king.bots.random_bot import RandomBot
 from king.cards import Card
 from king.game import Phase
@@ -226,16 +228,23 @@ class SlowBot(RandomBot):
         return super().act(view)
 
 
-def test_a_thinking_bot_never_stalls_the_event_loop(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def slow_bot() -> Iterator[str]:
+    """A bot registered for one test under the name it yields."""
+    with scoped_registry():
+        register("slow", "thinks for 0.6 s, then plays at random", 0)(
+            lambda seed, options: SlowBot(seed)
+        )
+        yield "slow"
+
+
+def test_a_thinking_bot_never_stalls_the_event_loop(tmp_path: Path, slow_bot: str) -> None:
     path = tmp_path / "king.db"
-    monkeypatch.setattr("king.server.autoplay.make_bot", lambda spec, seed: SlowBot(seed))
 
     async def main() -> tuple[int, int]:
         store = EventStore(path)
         registry = Registry(store, settings(path))
-        bots = [SeatRequest(kind="bot", bot="random")] * 4
+        bots = [SeatRequest(kind="bot", bot=slow_bot)] * 4
         slow, _, _ = registry.create(CreateTableRequest(seats=bots, seat=None, seed=1))
         slow.attach(Watcher(), None)
         await asyncio.sleep(0.05)  # the slow bot is now thinking

@@ -12,7 +12,8 @@ import importlib
 import importlib.metadata
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from king.cards import Card
@@ -164,6 +165,23 @@ def register(
     return decorator
 
 
+def unregister(name: str) -> None:
+    """Forget a bot registered at run time (a built-in or plugin bot stays)."""
+    _REGISTRY.pop(name, None)
+
+
+@contextmanager
+def scoped_registry() -> Iterator[None]:
+    """Bots registered inside the ``with`` block are forgotten after it (tests, tools
+    that register a bot for one run)."""
+    saved = dict(_REGISTRY)
+    try:
+        yield
+    finally:
+        _REGISTRY.clear()
+        _REGISTRY.update(saved)
+
+
 def _plugins() -> dict[str, BotInfo]:
     """The bots declared as entry points of :data:`ENTRY_POINT_GROUP`, each loaded (its
     declaring module imported) only when every bot is listed or a name is not built in;
@@ -237,4 +255,12 @@ def make_bot(spec: str, seed: int = 0, *, timeout: float = 5.0) -> Bot:
     return info.factory(seed, options)
 
 
-__all__ += ["BUILTIN_BOTS", "ENTRY_POINT_GROUP", "bot_names", "parse_spec", "strongest_bot"]
+__all__ += [
+    "BUILTIN_BOTS",
+    "ENTRY_POINT_GROUP",
+    "bot_names",
+    "parse_spec",
+    "scoped_registry",
+    "strongest_bot",
+    "unregister",
+]
