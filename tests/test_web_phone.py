@@ -333,6 +333,10 @@ def test_the_page_words_counts_and_the_person_as_each_language_does(
     words = page.evaluate(
         """async () => {
           const { t } = await import("/static/js/strings.js");
+          // The catalog may still be on its way on a busy machine: wait for it.
+          for (let i = 0; i < 200 && t("app.title") === "app.title"; i += 1) {
+            await new Promise((resolve) => setTimeout(resolve, 50));
+          }
           return {
             tricks: [0, 1, 2, 5].map((n) => t("table.tricksWon", { n })),
             seats: [1, 2].map((n) => t("table.waiting", { n })),

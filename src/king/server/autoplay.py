@@ -8,15 +8,59 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 from king.bots import Bot, make_bot
-from king.server.players import bot_seed
+from king.cards import Card
+from king.game import Game
+from king.rules import Declaration
+from king.server.config import ServerSettings
+from king.server.players import BotRunner, bot_seed
 
-if TYPE_CHECKING:
-    from king.server.tables import Seat, Table
+__all__ = ["Autoplay", "BotSeat", "BotTable"]
 
-__all__ = ["Autoplay"]
+
+class BotSeat(Protocol):
+    """What the bots need to know of a seat."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def kind(self) -> str: ...
+    @property
+    def bot(self) -> str | None: ...
+    @property
+    def token_hash(self) -> str | None: ...
+    @property
+    def away_since(self) -> float: ...
+
+
+class BotTable(Protocol):
+    """What the bots need of their table (:class:`king.server.tables.Table` is one):
+    named here, so that this module does not import the table that owns it."""
+
+    id: str
+    seed: int
+    seq: int
+    game: Game
+    settings: ServerSettings
+    runner: BotRunner
+
+    @property
+    def seats(self) -> Sequence[BotSeat]: ...
+    @property
+    def has_clients(self) -> bool: ...
+    @property
+    def accepts_moves(self) -> bool: ...
+    @property
+    def is_open(self) -> bool: ...
+    @property
+    def bot_pause(self) -> float: ...
+    def connected(self, seat: int) -> bool: ...
+    def act_for_bot(self, seat: int, action: Declaration | Card) -> None: ...
+    def announce_table(self) -> None: ...
+
 
 log = logging.getLogger("king.server")
 
@@ -24,7 +68,7 @@ log = logging.getLogger("king.server")
 class Autoplay:
     """The bots of one table, and the timers that wake them."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: BotTable) -> None:
         self.table = table
         self._bots: dict[tuple[int, bool], Bot] = {}
         self._task: asyncio.Task[None] | None = None
@@ -47,7 +91,7 @@ class Autoplay:
             self._bots[key] = bot
         return bot
 
-    def stands_in(self, seat: Seat) -> bool:
+    def stands_in(self, seat: BotSeat) -> bool:
         """Whether a bot plays for this person now: they have been gone for
         ``away_after`` seconds and another person at the table is connected."""
         table = self.table
