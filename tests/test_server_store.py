@@ -263,8 +263,8 @@ def test_a_thinking_bot_never_stalls_the_event_loop(tmp_path: Path, slow_bot: st
         return moved, thinking
 
     # Twenty moves at the person's table, each after giving the loop a turn, and the
-    # slow table has still not moved: its bot thinks off the loop.  (How long the loop
-    # ever waits is measured in benchmarks/, not asserted here.)
+    # slow table has still not moved: its bot thinks off the loop.  (How quickly the
+    # loop answers under load is measured by benchmarks/load.py, not asserted here.)
     moved, slow_seq = asyncio.run(main())
     assert moved >= 20
     assert slow_seq <= 4

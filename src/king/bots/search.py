@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -40,7 +41,7 @@ from king.cards import DECK, Card
 from king.rules import PENALTY_MASKS, Contract, Declaration
 from king.view import SeatView
 
-__all__ = ["SearchBot"]
+__all__ = ["ChoiceValues", "SearchBot"]
 
 #: Compiled rule-policy rollouts (the rest of a deal) per second and thread on the
 #: reference machine, counting the sampling and weighting of their worlds.
@@ -58,6 +59,36 @@ TYPICAL_VALUE: dict[Contract, float] = {
     Contract.NO_KING: -77.4,
     Contract.NO_LAST_TWO: -80.6,
 }
+
+
+@dataclass(frozen=True)
+class ChoiceValues:
+    """Each legal choice of one decision and its value in each sampled world
+    (``values[world, choice]``): the means rank the choices and paired differences
+    give the standard error of a comparison."""
+
+    choices: tuple[Card, ...] | tuple[Declaration, ...]
+    values: NDArray[np.float64]
+
+    def mean(self, index: int) -> float:
+        """The expected value of choice ``index``."""
+        return float(self.values[:, index].mean())
+
+    def error(self, index: int) -> float:
+        """The standard error of that mean."""
+        column = self.values[:, index]
+        return float(column.std(ddof=1)) / math.sqrt(len(column)) if len(column) > 1 else 0.0
+
+    def best(self) -> int:
+        """The index of the choice with the highest mean (the first of equals)."""
+        return int(np.argmax(self.values.mean(axis=0)))
+
+    def loss(self, index: int) -> tuple[float, float]:
+        """How much choice ``index`` gives up against the best: the mean of the paired
+        difference over the same worlds, and its standard error."""
+        gain = self.values[:, self.best()] - self.values[:, index]
+        error = float(gain.std(ddof=1)) / math.sqrt(len(gain)) if len(gain) > 1 else 0.0
+        return float(gain.mean()), error
 
 
 class SearchBot(Bot):
@@ -198,6 +229,57 @@ class SearchBot(Bot):
         picks = np.minimum(np.searchsorted(np.cumsum(weights), positions), pool - 1)
         chosen: NDArray[np.int64] = current[picks]
         return chosen
+
+    # -- evaluating every choice (for analysis and hints) --------------------------------
+
+    def evaluate(self, view: SeatView) -> ChoiceValues:
+        """What each legal choice of ``view``'s seat is worth, from that view alone: for a
+        card, the seat's points for the deal over sampled worlds (weighted by the others'
+        plays, as when the bot plays) with the rule policy at every seat after it; for a
+        declaration, the same over deals of the other hands, less what the contract
+        would be worth on an average later hand (as the bot declares).  ``values[w][i]``
+        is choice ``i`` in world ``w``, so that two choices compare over the same
+        worlds."""
+        rng = random.Random(self.rng.getrandbits(64))
+        _set_threads(self.threads)
+        flags = view.rules.flags
+        if view.legal_declarations:
+            choices = list(view.legal_declarations)
+            worlds = _sample(constraints(view), rng, self.declare_worlds)
+            table = np.zeros((len(worlds), len(choices)), dtype=np.float64)
+            out = np.zeros(len(worlds), dtype=np.int64)
+            for i, choice in enumerate(choices):
+                trump = -1 if choice.trump is None else int(choice.trump)
+                compiled.rule_declaration_values(
+                    worlds, view.seat, choice.contract.code, trump, flags, out
+                )
+                table[:, i] = out - self._reserve(view, choice)
+            return ChoiceValues(tuple(choices), table)
+        contract = view.contract
+        if contract is None or not view.legal_cards:
+            raise ValueError("this view has no choice to evaluate")
+        ids = [card.id for card in view.legal_cards]
+        code = contract.code
+        trump = -1 if view.trump is None else int(view.trump)
+        known = constraints(view)
+        sequence = _plays(view)
+        base = _base_state(view)
+        cand = np.array(ids, dtype=np.int64)
+        rollouts = self.budget * ROLLOUTS_PER_SECOND * self.threads
+        wanted = int(min(self.max_worlds, max(16, rollouts // len(ids))))
+        chunks: list[NDArray[np.int64]] = []
+        done = 0
+        while done < wanted:
+            count = min(wanted - done, 256 * self.threads)
+            worlds = self._worlds(view, known, sequence, rng, count, code, trump, flags)
+            values = np.zeros((count, len(ids)), dtype=np.int64)
+            compiled.rule_rollouts(
+                worlds, base, cand, view.seat, code, trump, flags, self.tail, values
+            )
+            chunks.append(values)
+            done += count
+        cards = tuple(DECK[i] for i in ids)
+        return ChoiceValues(cards, np.concatenate(chunks).astype(np.float64))
 
     # -- declaring ---------------------------------------------------------------------
 

@@ -1,0 +1,198 @@
+"""Analysis of a recorded game: every decision (each declaration, each card) evaluated
+again from the view of the player who made it, so that a player sees what each choice
+was worth with what they could know then.
+
+The engine is the search bot's evaluation (:meth:`king.bots.search.SearchBot.evaluate`):
+sampled worlds consistent with the view, the other players' earlier cards weighing the
+worlds, the rule policy playing each choice out.  A choice's *loss* is the paired
+difference to the best choice over the same worlds; it is marked a *mistake* only when it
+exceeds twice its standard error, so the engine's own noise is never called a blunder.
+The result is the record with an ``analysis`` section (docs/record.md), which readers
+that do not know it ignore.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from king.bots import make_bot
+from king.bots.base import BotSpecError, parse_spec
+from king.bots.search import SearchBot
+from king.events import Declared, Played, apply, events_of
+from king.game import Game
+from king.record import InvalidRecordError, parse, replay, to_record
+
+__all__ = ["AnalysisOptions", "Decision", "analyze", "decisions_of"]
+
+#: A decision is a mistake when its loss exceeds this many standard errors.
+MISTAKE_ERRORS = 2.0
+
+#: Called after each decision with (decisions done, decisions in all).
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisOptions:
+    """The engine (a search bot spec) and its effort per decision, and its seed."""
+
+    bot: str = "search"
+    seconds: float = 0.2
+    seed: int = 0
+
+    def spec(self) -> str:
+        """The bot spec with the time per decision added unless it names one."""
+        name, _, options = self.bot.partition(":")
+        if "time=" in options:
+            return self.bot
+        joined = f"{options}&time={self.seconds}" if options else f"time={self.seconds}"
+        return f"{name}:{joined}"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision: who made it, what it was, each choice's value and error, the best,
+    and what the chosen one gave up (``forced``: there was no other choice)."""
+
+    deal: int
+    seat: int
+    kind: str
+    #: The card's place in the deal's plays (0-based); ``None`` for a declaration.
+    play: int | None
+    chosen: str
+    best: str
+    loss: float
+    error: float
+    forced: bool
+    choices: tuple[tuple[str, float, float], ...]
+
+    @property
+    def mistake(self) -> bool:
+        """Whether the loss is clearly more than the evaluation's noise."""
+        return not self.forced and self.loss > MISTAKE_ERRORS * self.error and self.loss > 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "kind": self.kind,
+            "play": self.play,
+            "chosen": self.chosen,
+            "best": self.best,
+            "loss": self.loss,
+            "error": self.error,
+            "mistake": self.mistake,
+            "forced": self.forced,
+            "choices": [
+                {"choice": choice, "value": round(value, 2), "error": round(error, 2)}
+                for choice, value, error in self.choices
+            ],
+        }
+
+
+def _engine(options: AnalysisOptions) -> SearchBot:
+    if parse_spec(options.bot)[0] != "search":
+        raise BotSpecError(f"the analysis engine is a search bot (search:…), not {options.bot!r}")
+    bot = make_bot(options.spec(), seed=options.seed)
+    if not isinstance(bot, SearchBot):
+        bot.close()
+        raise BotSpecError(f"the analysis engine is a search bot (search:…), not {options.bot!r}")
+    return bot
+
+
+def decisions_of(
+    source: str | bytes | Path | Mapping[str, Any],
+    options: AnalysisOptions | None = None,
+    progress: Progress | None = None,
+) -> list[Decision]:
+    """Evaluate every decision of a valid record from its player's view, in order."""
+    options = options or AnalysisOptions()
+    report = replay(source)
+    if report.fault is not None:
+        raise InvalidRecordError(report.fault)
+    played = report.game
+    events = list(events_of(played))
+    total = sum(1 for e in events if isinstance(e, Declared | Played))
+    game = Game(played.rules, played.seed, auto_deal=False)
+    bot = _engine(options)
+    out: list[Decision] = []
+    try:
+        plays = 0
+        for event in events:
+            if isinstance(event, Declared | Played):
+                if isinstance(event, Declared):
+                    plays = 0
+                view = game.view(event.seat)
+                out.append(_decide(bot, view, event, game.deal_number, plays))
+                if isinstance(event, Played):
+                    plays += 1
+                if progress is not None:
+                    progress(len(out), total)
+            apply(game, event)
+    finally:
+        bot.close()
+    return out
+
+
+def _decide(bot: SearchBot, view: Any, event: Declared | Played, deal: int, plays: int) -> Decision:
+    chosen = event.declaration if isinstance(event, Declared) else event.card
+    kind = "declare" if isinstance(event, Declared) else "play"
+    play = None if isinstance(event, Declared) else plays
+    legal: list[Any] = (
+        list(view.legal_declarations) if isinstance(event, Declared) else list(view.legal_cards)
+    )
+    if len(legal) == 1:
+        return Decision(deal, event.seat, kind, play, str(chosen), str(chosen), 0.0, 0.0, True, ())
+    values = bot.evaluate(view)
+    index = list(values.choices).index(chosen)
+    loss, error = values.loss(index)
+    best = values.choices[values.best()]
+    choices = tuple(
+        (str(choice), values.mean(i), values.error(i)) for i, choice in enumerate(values.choices)
+    )
+    # Rounded once, here: what is shown is what decides whether it is a mistake.
+    loss, error = round(max(0.0, loss), 2), round(error, 2)
+    return Decision(
+        deal, event.seat, kind, play, str(chosen), str(best), loss, error, False, choices
+    )
+
+
+def analyze(
+    source: str | bytes | Path | Mapping[str, Any],
+    options: AnalysisOptions | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """The record with its ``analysis`` section: every decision of every deal, the points
+    each player lost to mistakes per deal and in all."""
+    options = options or AnalysisOptions()
+    data = parse(source)
+    decisions = decisions_of(data, options, progress)
+    game = replay(data).game
+    record = to_record(game, data.get("players"))
+    for key, value in data.items():  # keep what the writer added (extra, …)
+        if key not in record and key != "analysis":
+            record[key] = value
+    deals: list[dict[str, Any]] = [
+        {"decisions": [], "lost": [0.0, 0.0, 0.0, 0.0]} for _ in game.deals
+    ]
+    lost = [0.0, 0.0, 0.0, 0.0]
+    for decision in decisions:
+        entry = deals[decision.deal]
+        entry["decisions"].append(decision.to_json())
+        if decision.mistake:
+            entry["lost"][decision.seat] += decision.loss
+            lost[decision.seat] += decision.loss
+    for entry in deals:
+        entry["lost"] = [round(x, 2) for x in entry["lost"]]
+    record["analysis"] = {
+        "engine": options.spec(),
+        "seed": options.seed,
+        "mistake_errors": MISTAKE_ERRORS,
+        "deals": deals,
+        "lost": [round(x, 2) for x in lost],
+    }
+    return record
+
+
+__all__ += ["MISTAKE_ERRORS"]
