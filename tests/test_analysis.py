@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from king.analysis import AnalysisOptions, analyze
 from king.bots import make_bot
+from king.bots.analysis import AnalysisOptions, analyze
 from king.bots.rule import choose_card
 from king.bots.search import SearchBot
 from king.cards import DECK, Card, CardSet

@@ -614,8 +614,8 @@ def analyze_command(
 ) -> None:
     """Evaluate every decision of a game from its player's view: each choice's value, the
     loss of the one made, and the points each player lost to clear mistakes."""
-    from king.analysis import AnalysisOptions, analyze
     from king.bots import BotSpecError
+    from king.bots.analysis import AnalysisOptions, analyze
     from king.record import InvalidRecordError, to_record
 
     if out is not None:

@@ -27,6 +27,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from king import __version__
 from king.jsontext import JSONTextError, loads
+from king.record import RecordError, replay, to_record
+from king.server.analysis import Analyses, AnalysisBusyError
 from king.server.config import ServerSettings
 from king.server.languages import choose_language, language_names, page_messages
 from king.server.players import table_bots
@@ -59,6 +61,10 @@ mimetypes.add_type("application/manifest+json", ".webmanifest")
 WEB_DIR = Path(str(resources.files("king") / "web"))
 #: The largest HTTP request body accepted.
 MAX_BODY_BYTES = 16 * 1024
+#: A whole game record sent to be analysed (a game of 20 deals is about 35 KB).
+MAX_RECORD_BYTES = 512 * 1024
+#: Paths whose bodies may be larger than :data:`MAX_BODY_BYTES`.
+_BODY_LIMITS = {"/api/analysis": MAX_RECORD_BYTES}
 #: The answer to a binary frame: the protocol is JSON text.
 BINARY_REFUSED = "binary frames are not read here: send each message as a JSON text frame"
 #: Messages queued for a client that does not read them before it is dropped.
@@ -107,9 +113,10 @@ class _BodyCheck:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = _BODY_LIMITS.get(scope.get("path", ""), MAX_BODY_BYTES)
         for key, value in scope.get("headers", []):
-            if key == b"content-length" and value.isdigit() and int(value) > MAX_BODY_BYTES:
-                await _too_large(scope, receive, send)
+            if key == b"content-length" and value.isdigit() and int(value) > limit:
+                await _too_large(scope, receive, send, limit)
                 return
         chunks: list[bytes] = []
         seen = 0
@@ -119,8 +126,8 @@ class _BodyCheck:
                 break  # the client went away; the app sees that when it reads
             chunk = message.get("body", b"")
             seen += len(chunk)
-            if seen > MAX_BODY_BYTES:
-                await _too_large(scope, receive, send)
+            if seen > limit:
+                await _too_large(scope, receive, send, limit)
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):
@@ -147,8 +154,8 @@ class _BodyCheck:
         await self.app(scope, replay, send)
 
 
-async def _too_large(scope: Scope, receive: Receive, send: Send) -> None:
-    response = _error(413, "too_large", f"the body is over {MAX_BODY_BYTES} bytes")
+async def _too_large(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
+    response = _error(413, "too_large", f"the body is over {limit} bytes")
     await response(scope, receive, send)
 
 
@@ -219,6 +226,7 @@ def create_app(
             if restored:
                 log.warning("restored %d unfinished tables from %s", restored, settings.db)
             app.state.registry = registry
+            app.state.analyses = Analyses(registry.runner, settings)
             sweeper = asyncio.get_running_loop().create_task(registry.sweep())
             if on_ready is not None:
                 result = on_ready(registry)
@@ -228,6 +236,9 @@ def create_app(
         finally:
             if sweeper is not None:
                 sweeper.cancel()
+            analyses = getattr(app.state, "analyses", None)
+            if analyses is not None:
+                analyses.close()
             registry.close()
             own_store.close()
 
@@ -274,6 +285,20 @@ def _add_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(StoreError, store_error)
+
+
+def _analyses(request: Request) -> Analyses:
+    analyses: Analyses = request.app.state.analyses
+    return analyses
+
+
+def _analysis(request: Request, record: dict[str, Any]) -> Response:
+    """Start (or find) the analysis of a record: 202 while it runs, 200 when done."""
+    try:
+        job = _analyses(request).start(record)
+    except AnalysisBusyError as error:
+        return _error(503, "busy", str(error))
+    return JSONResponse(job.to_json(), status_code=200 if job.state == "done" else 202)
 
 
 def _find(request: Request, table_id: str) -> Table:
@@ -344,6 +369,33 @@ def _add_api(app: FastAPI) -> None:
         except ActionError as error:
             return _refused(error)
         return SeatClaim(table=following.id, seat=seat, token=token, invite=f"/t/{following.id}")
+
+    @app.post("/api/tables/{table_id}/analysis")
+    async def analyse_table(request: Request, table_id: str) -> Response:
+        table = _find(request, table_id)
+        if table.is_open:
+            return _refused(
+                ActionError("not_over", "only a finished game is analysed: it shows every hand")
+            )
+        return _analysis(request, table.record())
+
+    @app.post("/api/analysis")
+    async def analyse_record(request: Request) -> Response:
+        body = await request.body()
+        try:
+            report = replay(body)
+        except RecordError as error:
+            return _error(422, "invalid", f"not a game record: {error}")
+        if report.fault is not None:
+            return _error(422, "invalid", f"the record is not valid: {report.fault}")
+        return _analysis(request, to_record(report.game, report.players))
+
+    @app.get("/api/analysis/{key}")
+    async def analysis(request: Request, key: str) -> Response:
+        job = _analyses(request).get(key)
+        if job is None:
+            return _error(404, "not_found", f"there is no analysis {key!r} here")
+        return JSONResponse(job.to_json(), status_code=200 if job.state != "running" else 202)
 
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str) -> Response:

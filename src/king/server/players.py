@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from king.bots import (
     Bot,
@@ -39,6 +40,7 @@ __all__ = [
 log = logging.getLogger("king.server")
 
 Action = Declaration | Card
+T = TypeVar("T")
 
 
 def table_bots() -> list[BotInfo]:
@@ -133,7 +135,7 @@ class BotRunner:
         ``owner``.  A bot that raises or answers something illegal is replaced for this
         move by a random legal choice."""
         try:
-            action = await asyncio.wrap_future(self._submit(owner, lambda: bot.act(view)))
+            action: Action = await asyncio.wrap_future(self._submit(owner, lambda: bot.act(view)))
         except Exception:
             log.exception("bot %s failed at seat %d; playing a random legal move", bot, view.seat)
             return fallback_choice(view, random.Random(view.seat))
@@ -147,6 +149,12 @@ class BotRunner:
             return fallback_choice(view, random.Random(view.seat))
         return action
 
+    async def run(self, owner: str, work: Callable[[], T]) -> T:
+        """Any other bot work (an evaluation for an analysis) in the same threads, on the
+        same fair terms, on ``owner``'s account."""
+        result: T = await asyncio.wrap_future(self._submit(owner, work))
+        return result
+
     def used(self, owner: str) -> float:
         """Seconds of bot thinking spent for ``owner`` so far."""
         with self._ready:
@@ -157,8 +165,8 @@ class BotRunner:
         with self._ready:
             self._used.pop(owner, None)
 
-    def _submit(self, owner: str, work: Callable[[], Action]) -> Future[Action]:
-        future: Future[Action] = Future()
+    def _submit(self, owner: str, work: Callable[[], Any]) -> Future[Any]:
+        future: Future[Any] = Future()
         with self._ready:
             if self._closed:
                 future.set_exception(RuntimeError("the bot threads have stopped"))
@@ -211,5 +219,5 @@ class BotRunner:
 class _Job:
     owner: str
     arrival: int
-    work: Callable[[], Action]
-    future: Future[Action]
+    work: Callable[[], Any]
+    future: Future[Any]

@@ -25,7 +25,17 @@ from king.events import Declared, Played, apply, events_of
 from king.game import Game
 from king.record import InvalidRecordError, parse, replay, to_record
 
-__all__ = ["AnalysisOptions", "Decision", "analyze", "decisions_of"]
+__all__ = [
+    "AnalysisOptions",
+    "Decision",
+    "DecisionPoint",
+    "analyze",
+    "annotate",
+    "decision_points",
+    "decisions_of",
+    "engine",
+    "evaluate",
+]
 
 #: A decision is a mistake when its loss exceeds this many standard errors.
 MISTAKE_ERRORS = 2.0
@@ -101,6 +111,49 @@ def _engine(options: AnalysisOptions) -> SearchBot:
     return bot
 
 
+@dataclass(frozen=True, slots=True)
+class DecisionPoint:
+    """A decision to evaluate: the chooser's view at that moment, what they chose, and
+    where it is (the deal, and the card's place among the deal's plays)."""
+
+    view: Any
+    event: Declared | Played
+    deal: int
+    play: int | None
+
+
+def decision_points(source: str | bytes | Path | Mapping[str, Any]) -> list[DecisionPoint]:
+    """Every decision of a valid record, in order, each with its chooser's view (the
+    views only: what each player could see then)."""
+    report = replay(source)
+    if report.fault is not None:
+        raise InvalidRecordError(report.fault)
+    played = report.game
+    game = Game(played.rules, played.seed, auto_deal=False)
+    points: list[DecisionPoint] = []
+    plays = 0
+    for event in events_of(played):
+        if isinstance(event, Declared | Played):
+            if isinstance(event, Declared):
+                plays = 0
+            play = plays if isinstance(event, Played) else None
+            points.append(DecisionPoint(game.view(event.seat), event, game.deal_number, play))
+            if isinstance(event, Played):
+                plays += 1
+        apply(game, event)
+    return points
+
+
+def engine(options: AnalysisOptions) -> SearchBot:
+    """The search bot that evaluates, as ``options`` ask (a clear error for any other)."""
+    return _engine(options)
+
+
+def evaluate(bot: SearchBot, point: DecisionPoint) -> Decision:
+    """One decision evaluated from its view."""
+    return _decide(bot, point.view, point.event, point.deal, point.play or 0)
+
+
 def decisions_of(
     source: str | bytes | Path | Mapping[str, Any],
     options: AnalysisOptions | None = None,
@@ -108,28 +161,14 @@ def decisions_of(
 ) -> list[Decision]:
     """Evaluate every decision of a valid record from its player's view, in order."""
     options = options or AnalysisOptions()
-    report = replay(source)
-    if report.fault is not None:
-        raise InvalidRecordError(report.fault)
-    played = report.game
-    events = list(events_of(played))
-    total = sum(1 for e in events if isinstance(e, Declared | Played))
-    game = Game(played.rules, played.seed, auto_deal=False)
+    points = decision_points(source)
     bot = _engine(options)
     out: list[Decision] = []
     try:
-        plays = 0
-        for event in events:
-            if isinstance(event, Declared | Played):
-                if isinstance(event, Declared):
-                    plays = 0
-                view = game.view(event.seat)
-                out.append(_decide(bot, view, event, game.deal_number, plays))
-                if isinstance(event, Played):
-                    plays += 1
-                if progress is not None:
-                    progress(len(out), total)
-            apply(game, event)
+        for point in points:
+            out.append(evaluate(bot, point))
+            if progress is not None:
+                progress(len(out), len(points))
     finally:
         bot.close()
     return out
@@ -167,7 +206,16 @@ def analyze(
     each player lost to mistakes per deal and in all."""
     options = options or AnalysisOptions()
     data = parse(source)
-    decisions = decisions_of(data, options, progress)
+    return annotate(data, decisions_of(data, options, progress), options)
+
+
+def annotate(
+    source: str | bytes | Path | Mapping[str, Any],
+    decisions: list[Decision],
+    options: AnalysisOptions,
+) -> dict[str, Any]:
+    """The record of ``source`` with the ``analysis`` section of ``decisions``."""
+    data = parse(source)
     game = replay(data).game
     record = to_record(game, data.get("players"))
     for key, value in data.items():  # keep what the writer added (extra, …)

@@ -1,0 +1,110 @@
+"""Analyses at a real server: a record sent to ``/api/analysis`` (as the page sends a
+dropped file) or a finished table is analysed in the bot threads, its progress can be
+followed, the result is the annotated record and it is kept; bad input is refused
+clearly, and no more analyses run at once than the server allows."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from king.game import Game
+from king.record import replay, to_record
+from king.server.process import ServerProcess
+from tests.test_server_protocol import create
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("analysis") / "king.db"
+    with ServerProcess(db, bot_pause=0) as process:
+        yield process
+
+
+def one_deal(seed: int) -> dict[str, Any]:
+    """A record of one deal played to its end by the first legal card each time."""
+    game = Game(seed=seed)
+    game.declare(game.allowed_declarations()[seed % 10])
+    while game.deal is not None:
+        game.play(game.deal.legal_moves()[0])
+    record = to_record(game)
+    record["deals"] = record["deals"][:1]
+    return record
+
+
+def follow(server: ServerProcess, key: str, timeout: float = 240) -> dict[str, Any]:
+    """Poll an analysis until it is done; its progress only ever grows."""
+    deadline = time.monotonic() + timeout
+    done = -1
+    while True:
+        answer = httpx.get(f"{server.url}/api/analysis/{key}", timeout=10)
+        body: dict[str, Any] = answer.json()
+        assert body["done"] >= done
+        done = body["done"]
+        if answer.status_code == 200:
+            return body
+        assert answer.status_code == 202 and body["state"] == "running"
+        assert time.monotonic() < deadline, body
+        time.sleep(0.3)
+
+
+def test_a_sent_record_is_analysed_and_kept(server: ServerProcess) -> None:
+    record = one_deal(4)
+    answer = httpx.post(f"{server.url}/api/analysis", json=record, timeout=30)
+    assert answer.status_code in (200, 202), answer.text
+    started = answer.json()
+    assert started["total"] == 53  # the declaration and 52 cards
+    body = follow(server, started["key"])
+    assert body["state"] == "done" and body["done"] == 53
+    annotated = body["record"]
+    decisions = annotated["analysis"]["deals"][0]["decisions"]
+    assert len(decisions) == 53
+    assert replay(json.dumps(annotated)).valid
+    # Asked again: the same analysis, at once.
+    again = httpx.post(f"{server.url}/api/analysis", json=record, timeout=30)
+    assert again.status_code == 200 and again.json()["key"] == started["key"]
+
+
+def test_bad_records_and_unknown_analyses_are_refused(server: ServerProcess) -> None:
+    url = f"{server.url}/api/analysis"
+    cases = [
+        (b'{"format": "king-record/1"}', 422, "deals"),
+        (b'{"deals": []}', 422, "format"),
+        (b"[1, 2", 400, "JSON"),
+    ]
+    for body, status, words in cases:
+        answer = httpx.post(url, content=body, timeout=10)
+        assert answer.status_code == status, answer.text
+        assert words in answer.json()["error"]["message"]
+    broken = one_deal(5)
+    plays = broken["deals"][0]["plays"].split()
+    broken["deals"][0]["plays"] = " ".join([plays[1], plays[0], *plays[2:]])
+    answer = httpx.post(url, json=broken, timeout=10)
+    assert answer.status_code == 422 and "not valid" in answer.json()["error"]["message"]
+    huge = httpx.post(url, content=b" " * (600 * 1024), timeout=10)
+    assert huge.status_code == 413
+    missing = httpx.get(f"{server.url}/api/analysis/nope", timeout=10)
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+
+
+def test_a_table_is_analysed_only_once_it_is_over(server: ServerProcess) -> None:
+    claim = create(server, ["human", "random", "random", "random"], seed=3)
+    answer = httpx.post(f"{server.url}/api/tables/{claim['table']}/analysis", timeout=10)
+    assert answer.status_code == 409 and answer.json()["error"]["code"] == "not_over"
+    nothing = httpx.post(f"{server.url}/api/tables/nope/analysis", timeout=10)
+    assert nothing.status_code == 404
+
+
+def test_no_more_analyses_run_at_once_than_allowed(server: ServerProcess) -> None:
+    url = f"{server.url}/api/analysis"
+    answers = [httpx.post(url, json=one_deal(seed), timeout=30) for seed in (11, 12, 13)]
+    codes = [a.status_code for a in answers]
+    assert codes[:2] == [202, 202] and codes[2] == 503, codes
+    assert answers[2].json()["error"]["code"] == "busy"
+    for answer in answers[:2]:
+        follow(server, answer.json()["key"])
