@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Literal
 
 from king.game import Game
+from king.phase import Phase
 from king.rules import (
     ALL_DECLARATIONS,
     MAX_PER_NEGATIVE,
@@ -23,6 +24,7 @@ from king.server.protocol import (
     TakenInfo,
     TrickInfo,
 )
+from king.view import SeatView
 
 __all__ = [
     "state_message",
@@ -91,21 +93,25 @@ def taken_info(game: Game) -> TakenInfo | None:
     )
 
 
-def contract_board(game: Game) -> list[BoardLine]:
-    """The contract board: each negative contract, then Trumps, with the deals it was
-    declared in and, for a negative one, how often it may still be declared."""
+def contract_board(view: SeatView) -> list[BoardLine]:
+    """The contract board, from a view (every declaration is public): each negative
+    contract, then Trumps, with the deals it was declared in (the one being played
+    included) and, for a negative one, how often it may still be declared."""
+    made = [(r.number, r.declarer, r.declaration) for r in view.results]
+    if view.declaration is not None and view.phase is Phase.PLAYING:
+        made.append((view.deal_number, view.declarer, view.declaration))
     declared: dict[Contract, list[BoardEntry]] = {}
-    for number, deal in enumerate(game.deals):
-        trump = deal.declaration.trump
+    for number, declarer, declaration in made:
+        trump = declaration.trump
         entry = BoardEntry(
-            deal=number, declarer=deal.declarer, trump=None if trump is None else trump.letter
+            deal=number, declarer=declarer, trump=None if trump is None else trump.letter
         )
-        declared.setdefault(deal.contract, []).append(entry)
+        declared.setdefault(declaration.contract, []).append(entry)
     lines = [
         BoardLine(
             contract=contract.value,
             declared=declared.get(contract, []),
-            left=max(0, MAX_PER_NEGATIVE - game.times_declared(contract)),
+            left=max(0, MAX_PER_NEGATIVE - view.times_declared(contract)),
         )
         for contract in NEGATIVE_CONTRACTS
     ]
@@ -133,6 +139,6 @@ def state_message(game: Game, seat: int | None, seq: int, event: PublicEvent | N
         last_trick=last_trick(game),
         obligations=[list(game.obligations(s)) for s in range(4)],
         taken=taken_info(game),
-        board=contract_board(game),
+        board=contract_board(view),
     )
     return message.model_dump_json()
