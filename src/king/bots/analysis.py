@@ -151,7 +151,7 @@ def engine(options: AnalysisOptions) -> SearchBot:
 
 def evaluate(bot: SearchBot, point: DecisionPoint) -> Decision:
     """One decision evaluated from its view."""
-    return _decide(bot, point.view, point.event, point.deal, point.play or 0)
+    return _decide(bot, point.view, point.event, point.deal, point.play)
 
 
 def decisions_of(
@@ -174,10 +174,11 @@ def decisions_of(
     return out
 
 
-def _decide(bot: SearchBot, view: Any, event: Declared | Played, deal: int, plays: int) -> Decision:
+def _decide(
+    bot: SearchBot, view: Any, event: Declared | Played, deal: int, play: int | None
+) -> Decision:
     chosen = event.declaration if isinstance(event, Declared) else event.card
     kind = "declare" if isinstance(event, Declared) else "play"
-    play = None if isinstance(event, Declared) else plays
     legal: list[Any] = (
         list(view.legal_declarations) if isinstance(event, Declared) else list(view.legal_cards)
     )

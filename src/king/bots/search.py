@@ -162,29 +162,7 @@ class SearchBot(Bot):
         if default not in ids:  # an equivalent card stands for it
             same = [c for c in ids if c // 13 == default // 13]
             default = min(same, key=lambda c: abs(c - default)) if same else ids[0]
-        known = constraints(view)
-        sequence = _plays(view)
-        base = _base_state(view)
-        cand = np.array(ids, dtype=np.int64)
-        rollouts = self.budget * ROLLOUTS_PER_SECOND * self.threads
-        wanted = int(min(self.max_worlds, max(16, rollouts // len(ids))))
-        chunks: list[NDArray[np.int64]] = []
-        done = 0
-        start = time.perf_counter()
-        while done < wanted:
-            count = min(wanted - done, 256 * self.threads)
-            worlds = self._worlds(view, known, sequence, rng, count, code, trump, flags)
-            values = np.zeros((count, len(ids)), dtype=np.int64)
-            compiled.rule_rollouts(
-                worlds, base, cand, view.seat, code, trump, flags, self.tail, values
-            )
-            chunks.append(values)
-            done += count
-            # The rollout count decides (deterministic); the clock only guards against a
-            # machine far slower than the reference one.
-            if time.perf_counter() - start > 4 * self.budget + 0.5:
-                break
-        table = np.concatenate(chunks).astype(np.float64)
+        table = self._rollouts(view, ids, rng, code, trump, flags, capped=True)
         means = table.mean(axis=0)
         best = int(np.argmax(means))
         base_index = ids.index(default)
@@ -261,6 +239,24 @@ class SearchBot(Bot):
         ids = [card.id for card in view.legal_cards]
         code = contract.code
         trump = -1 if view.trump is None else int(view.trump)
+        table = self._rollouts(view, ids, rng, code, trump, flags, capped=False)
+        return ChoiceValues(tuple(DECK[i] for i in ids), table)
+
+    def _rollouts(
+        self,
+        view: SeatView,
+        ids: list[int],
+        rng: random.Random,
+        code: int,
+        trump: int,
+        flags: int,
+        *,
+        capped: bool,
+    ) -> NDArray[np.float64]:
+        """``values[world, i]``: the seat's points when it plays card ``ids[i]`` and the
+        rule policy plays on, over as many sampled worlds as the budget buys.  The
+        rollout count decides (deterministic); with ``capped`` the clock also stops it,
+        only to guard against a machine far slower than the reference one."""
         known = constraints(view)
         sequence = _plays(view)
         base = _base_state(view)
@@ -269,6 +265,7 @@ class SearchBot(Bot):
         wanted = int(min(self.max_worlds, max(16, rollouts // len(ids))))
         chunks: list[NDArray[np.int64]] = []
         done = 0
+        start = time.perf_counter()
         while done < wanted:
             count = min(wanted - done, 256 * self.threads)
             worlds = self._worlds(view, known, sequence, rng, count, code, trump, flags)
@@ -278,8 +275,10 @@ class SearchBot(Bot):
             )
             chunks.append(values)
             done += count
-        cards = tuple(DECK[i] for i in ids)
-        return ChoiceValues(cards, np.concatenate(chunks).astype(np.float64))
+            if capped and time.perf_counter() - start > 4 * self.budget + 0.5:
+                break
+        table: NDArray[np.float64] = np.concatenate(chunks).astype(np.float64)
+        return table
 
     # -- declaring ---------------------------------------------------------------------
 
