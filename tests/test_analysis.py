@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from king.bots import make_bot
-from king.bots.analysis import AnalysisOptions, analyze
+from king.bots.analysis import AnalysisOptions, Hint, analyze, hint
 from king.bots.rule import choose_card
 from king.bots.search import SearchBot
 from king.cards import DECK, Card, CardSet
@@ -101,10 +101,10 @@ def test_a_known_blunder_is_the_worst_decision_of_its_deal(contract: str, blunde
     assert replay(json.dumps(annotated)).valid
 
 
-def test_an_evaluation_reads_only_the_view() -> None:
-    """The other hands dealt differently, as the view allows (two unplayed cards of a
-    suit both hold, swapped between two other seats): the same values, world for
-    world, with the same seed."""
+def swapped_hidden_cards() -> tuple[Game, Game, int]:
+    """A position and the same position with the other hands dealt differently, as the
+    view of the seat to play allows (two unplayed cards of a suit both hold, swapped
+    between two other seats); and that seat."""
     rng = random.Random(12)
     game = Game(seed=12)
     game.declare(game.allowed_declarations()[2])
@@ -140,6 +140,13 @@ def test_an_evaluation_reads_only_the_view() -> None:
     other = replay(record).game
     assert other.view(me) == game.view(me)
     assert other.hand(a) != game.hand(a)
+    return game, other, me
+
+
+def test_an_evaluation_reads_only_the_view() -> None:
+    """The other hands dealt differently, as the view allows: the same values, world
+    for world, with the same seed."""
+    game, other, me = swapped_hidden_cards()
 
     def values(g: Game) -> Any:
         bot = make_bot("search:time=0.05", seed=5)
@@ -147,6 +154,27 @@ def test_an_evaluation_reads_only_the_view() -> None:
         return bot.evaluate(g.view(me)).values
 
     assert np.array_equal(values(game), values(other))
+
+
+def test_a_hint_reads_only_the_view() -> None:
+    """A table's hint for the seat to act: the same with the hidden cards dealt
+    differently, and naming only that seat's legal cards."""
+    game, other, me = swapped_hidden_cards()
+
+    def advice(g: Game) -> Hint:
+        bot = make_bot("search:time=0.05", seed=5)
+        assert isinstance(bot, SearchBot)
+        try:
+            return hint(bot, g.view(me))
+        finally:
+            bot.close()
+
+    first = advice(game)
+    assert first == advice(other)
+    legal = {str(card) for card in game.view(me).legal_cards}
+    assert {row[0] for row in first.choices} == legal and first.best in legal
+    assert first.choices[0][0] == first.best and first.choices[0][3] == 0.0
+    assert all(row[3] >= 0 for row in first.choices)
 
 
 def test_king_analyze_annotates_every_decision_of_the_example(tmp_path: Path) -> None:

@@ -32,7 +32,7 @@ def web_files(suffix: str) -> list[Path]:
 
 
 def test_every_file_a_page_loads_is_served(client: httpx.Client) -> None:
-    pages = {"/": "index.html", "/t/abcdef": "table.html"}
+    pages = {"/": "index.html", "/t/abcdef": "table.html", "/board": "board.html"}
     for url in pages:
         answer = client.get(url)
         assert answer.status_code == 200

@@ -83,6 +83,13 @@ def main(
     no_browser: Annotated[
         bool, typer.Option("--no-browser", help="Print the address but open no browser.")
     ] = False,
+    hints: Annotated[
+        bool,
+        typer.Option(
+            "--hints",
+            help="Without a command: a new game in which you may ask the engine for hints.",
+        ),
+    ] = False,
     lang: Annotated[
         str | None,
         typer.Option(
@@ -125,6 +132,7 @@ def main(
             open_browser=not no_browser,
             new=new,
             language=language,
+            hints=hints,
             echo=typer.echo,
         )
     except ServeError as error:

@@ -35,6 +35,8 @@ __all__ = [
     "decisions_of",
     "engine",
     "evaluate",
+    "Hint",
+    "hint",
 ]
 
 #: A decision is a mistake when its loss exceeds this many standard errors.
@@ -196,6 +198,56 @@ def _decide(
     return Decision(
         deal, event.seat, kind, play, str(chosen), str(best), loss, error, False, choices
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The engine's evaluation of each legal choice for the seat to act, from its view
+    alone: ``(choice, value, error, loss, loss_error)`` best first (``loss`` paired
+    against the best over the same worlds)."""
+
+    kind: str
+    best: str
+    choices: tuple[tuple[str, float, float, float, float], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "best": self.best,
+            "choices": [
+                {
+                    "choice": choice,
+                    "value": round(value, 2),
+                    "error": round(error, 2),
+                    "loss": round(loss, 2),
+                    "loss_error": round(loss_error, 2),
+                }
+                for choice, value, error, loss, loss_error in self.choices
+            ],
+        }
+
+
+def hint(bot: SearchBot, view: Any) -> Hint:
+    """What each legal choice of the seat whose ``view`` this is is worth, as the
+    engine sees it from that view: the help a table with hints on gives the person to
+    act.  It reads nothing but the view, so it can show no hidden card."""
+    declaring = bool(view.legal_declarations)
+    kind = "declare" if declaring else "play"
+    legal: list[Any] = list(view.legal_declarations) if declaring else list(view.legal_cards)
+    if not legal:
+        raise ValueError("the seat of this view has nothing to choose now")
+    if len(legal) == 1:
+        only = str(legal[0])
+        return Hint(kind, only, ((only, 0.0, 0.0, 0.0, 0.0),))
+    values = bot.evaluate(view)
+    rows = []
+    for index, choice in enumerate(values.choices):
+        loss, loss_error = values.loss(index)
+        rows.append(
+            (str(choice), values.mean(index), values.error(index), max(0.0, loss), loss_error)
+        )
+    rows.sort(key=lambda row: -row[1])
+    return Hint(kind, str(values.choices[values.best()]), tuple(rows))
 
 
 def analyze(

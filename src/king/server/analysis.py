@@ -24,7 +24,7 @@ from king.bots.analysis import (
 from king.server.config import ServerSettings
 from king.server.players import BotRunner
 
-__all__ = ["Analyses", "AnalysisBusyError", "AnalysisJob"]
+__all__ = ["Analyses", "AnalysisBusyError", "AnalysisJob", "engine_options"]
 
 log = logging.getLogger("king.server")
 
@@ -74,7 +74,7 @@ class Analyses:
         self.runner = runner
         self.concurrent = concurrent
         self.kept = kept
-        self.options = _options(settings)
+        self.options = engine_options(settings)
         self._jobs: collections.OrderedDict[str, AnalysisJob] = collections.OrderedDict()
 
     def key(self, record: dict[str, Any]) -> str:
@@ -144,7 +144,7 @@ def _evaluator(bot: Any, point: Any) -> Any:
     return lambda: evaluate(bot, point)
 
 
-def _options(settings: ServerSettings) -> AnalysisOptions:
+def engine_options(settings: ServerSettings) -> AnalysisOptions:
     """The engine within the server's limits on bots (a visitor's server) or at the
     defaults (the local game)."""
     seconds = DEFAULT_SECONDS

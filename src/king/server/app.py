@@ -27,8 +27,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from king import __version__
 from king.jsontext import JSONTextError, loads
-from king.record import RecordError, replay, to_record
+from king.record import RecordError, ReplayReport, parse, replay, to_record
 from king.server.analysis import Analyses, AnalysisBusyError
+from king.server.board import board_document, checked_analysis
 from king.server.config import ServerSettings
 from king.server.languages import choose_language, language_names, page_messages
 from king.server.players import table_bots
@@ -63,8 +64,11 @@ WEB_DIR = Path(str(resources.files("king") / "web"))
 MAX_BODY_BYTES = 16 * 1024
 #: A whole game record sent to be analysed (a game of 20 deals is about 35 KB).
 MAX_RECORD_BYTES = 512 * 1024
+#: A record shown on the board may carry its analysis (a whole game's, indented as
+#: ``king analyze`` writes it, is about 600 KB).
+MAX_ANNOTATED_BYTES = 2 * 1024 * 1024
 #: Paths whose bodies may be larger than :data:`MAX_BODY_BYTES`.
-_BODY_LIMITS = {"/api/analysis": MAX_RECORD_BYTES}
+_BODY_LIMITS = {"/api/analysis": MAX_RECORD_BYTES, "/api/board": MAX_ANNOTATED_BYTES}
 #: The answer to a binary frame: the protocol is JSON text.
 BINARY_REFUSED = "binary frames are not read here: send each message as a JSON text frame"
 #: Messages queued for a client that does not read them before it is dropped.
@@ -301,6 +305,16 @@ def _analysis(request: Request, record: dict[str, Any]) -> Response:
     return JSONResponse(job.to_json(), status_code=200 if job.state == "done" else 202)
 
 
+def _board(report: ReplayReport, section: object) -> Response:
+    """A valid game laid out for the board, with its own analysis section when it brings
+    a well-formed one (else why it was set aside)."""
+    analysis, why = checked_analysis(section, report)
+    body: dict[str, Any] = {"board": board_document(report), "analysis": analysis}
+    if why:
+        body["analysis_refused"] = why
+    return JSONResponse(body)
+
+
 def _find(request: Request, table_id: str) -> Table:
     table = _registry(request).get(table_id)
     if table is None:
@@ -390,6 +404,27 @@ def _add_api(app: FastAPI) -> None:
             return _error(422, "invalid", f"the record is not valid: {report.fault}")
         return _analysis(request, to_record(report.game, report.players))
 
+    @app.post("/api/board")
+    async def board_of_record(request: Request) -> Response:
+        body = await request.body()
+        try:
+            source = parse(body)
+            report = replay(source)
+        except RecordError as error:
+            return _error(422, "invalid", f"not a game record: {error}")
+        if report.fault is not None:
+            return _error(422, "invalid", f"the record is not valid: {report.fault}")
+        return _board(report, source.get("analysis"))
+
+    @app.get("/api/tables/{table_id}/board")
+    async def board_of_table(request: Request, table_id: str) -> Response:
+        table = _find(request, table_id)
+        if table.is_open:
+            return _refused(
+                ActionError("not_over", "the game is not over: the board would show hands in play")
+            )
+        return _board(replay(table.record()), None)
+
     @app.get("/api/analysis/{key}")
     async def analysis(request: Request, key: str) -> Response:
         job = _analyses(request).get(key)
@@ -467,5 +502,9 @@ def _add_pages(app: FastAPI) -> None:
     @app.get("/t/{table_id}", include_in_schema=False)
     async def table_page(request: Request, table_id: str) -> HTMLResponse:
         return _page(request, "table.html")
+
+    @app.get("/board", include_in_schema=False)
+    async def board_page(request: Request) -> HTMLResponse:
+        return _page(request, "board.html")
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")

@@ -21,6 +21,9 @@ __all__ = [
     "ProtocolError",
     "ClientMessage",
     "HelloMessage",
+    "HintChoice",
+    "HintMessage",
+    "HintRequestMessage",
     "WatchMessage",
     "DeclareMessage",
     "PlayMessage",
@@ -135,6 +138,14 @@ class SpeedMessage(_Model):
     speed: Speed
 
 
+class HintRequestMessage(_Model):
+    """Ask the engine what each legal choice is worth now (a table with hints on, the
+    seat to act); answered by ``hint``, to this connection only."""
+
+    v: Literal[1]
+    type: Literal["hint"]
+
+
 class PingMessage(_Model):
     """Ask for a ``pong`` (keeps proxies from closing an idle socket)."""
 
@@ -143,10 +154,16 @@ class PingMessage(_Model):
 
 
 ClientMessage = Annotated[
-    HelloMessage | WatchMessage | DeclareMessage | PlayMessage | SpeedMessage | PingMessage,
+    HelloMessage
+    | WatchMessage
+    | DeclareMessage
+    | PlayMessage
+    | SpeedMessage
+    | HintRequestMessage
+    | PingMessage,
     Field(discriminator="type"),
 ]
-_CLIENT_TYPES = ("hello", "watch", "declare", "play", "speed", "ping")
+_CLIENT_TYPES = ("hello", "watch", "declare", "play", "speed", "hint", "ping")
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -235,6 +252,8 @@ class TableInfo(_Model):
     next: str | None = None
     #: The name of the person who created the table (null for an older table).
     by: str | None = None
+    #: Whether the person to act may ask the engine for a hint (chosen at creation).
+    hints: bool = False
 
 
 class TrickCard(_Model):
@@ -344,6 +363,30 @@ class PaceMessage(_Model):
     type: Literal["pace"] = "pace"
     speed: Speed
     bot_pause_ms: int
+
+
+class HintChoice(_Model):
+    """One legal choice as the engine values it: ``value`` the seat's expected points
+    for the deal, ``loss`` what it gives up against the best (over the same worlds)."""
+
+    choice: str
+    value: float
+    error: float
+    loss: float
+    loss_error: float
+
+
+class HintMessage(_Model):
+    """The engine's evaluation for the seat to act, from that seat's view only, at the
+    position named by ``deal`` and ``plays`` (cards played in it so far)."""
+
+    v: Literal[1] = 1
+    type: Literal["hint"] = "hint"
+    deal: int
+    plays: int
+    kind: Literal["declare", "play"]
+    best: str
+    choices: list[HintChoice]
 
 
 class TableMessage(_Model):
@@ -460,6 +503,8 @@ class CreateTableRequest(_Model):
     seat: Annotated[int, Field(ge=0, le=3)] | None = 0
     name: Name = "Player"
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
+    #: Let the person to act ask the engine for a hint (shown to everyone at the table).
+    hints: bool = False
 
 
 class AgainRequest(_Model):

@@ -118,6 +118,7 @@ class Registry:
             runner=self.runner,
             host=host,
             by=clean_name(request.name),
+            hints=request.hints,
         )
         self._tables[table_id] = table
         if request.seat is None:
@@ -144,6 +145,7 @@ class Registry:
                 seats=seats,
                 seat=None,
                 name=name,
+                hints=table.hints,
             )
             following, _, _ = self.create(request, address)
             table.note_again(following.id)

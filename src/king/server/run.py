@@ -151,6 +151,7 @@ def run_local(
     open_browser: bool = True,
     new: bool = False,
     language: str | None = None,
+    hints: bool = False,
     echo: Callable[[str], None] = print,
 ) -> None:
     """Serve on 127.0.0.1 (a free port) and open the browser at a table where the person
@@ -158,14 +159,14 @@ def run_local(
     ``new`` is set; its table and token are kept beside the database.  With ``language``
     the page opens in it (``?lang=tr``) instead of the browser's language.  When another
     ``king`` already serves this database, its table is opened instead (a new one there
-    with ``new``)."""
+    with ``new``).  ``hints`` lets a new game's person ask the engine for hints."""
     settings = settings.unbounded()  # only its owner reaches it: no limits on visitors
     saved = settings.db.with_name("local-table.json")
     running = settings.db.with_name("local-server.json")
     try:
         store = EventStore(settings.db, durable=settings.durable)
     except StoreLockedError as error:
-        address = _join_running(running, saved, bots, rules, new, language)
+        address = _join_running(running, saved, bots, rules, new, language, hints)
         if address is None:
             raise ServeError(str(error)) from None
         echo(f"king: king is already running; your table is at {address}")
@@ -182,7 +183,7 @@ def run_local(
     url = _url(sock)
 
     def ready(registry: Registry) -> None:
-        table_id, token = _local_table(registry, saved, bots, rules, new)
+        table_id, token = _local_table(registry, saved, bots, rules, new, hints)
         _write_note(running, {"url": url, "pid": os.getpid()})
         address = local_address(url, table_id, token, language)
         echo(f"king: your table is at {address}")
@@ -204,6 +205,7 @@ def _join_running(
     rules: Rules,
     new: bool,
     language: str | None,
+    hints: bool = False,
 ) -> str | None:
     """The address of the local table at the ``king`` that holds the database, or
     ``None`` when it cannot be reached (the lock is then someone else's)."""
@@ -217,7 +219,7 @@ def _join_running(
                 return None
         table = _read_note(saved)
         if new or table is None:
-            request = _local_request(bots, rules).model_dump_json().encode()
+            request = _local_request(bots, rules, hints).model_dump_json().encode()
             post = urllib.request.Request(
                 f"{url}/api/tables", data=request, headers={"content-type": "application/json"}
             )
@@ -247,11 +249,15 @@ def _write_note(path: Path, data: dict[str, Any]) -> None:
         pass  # the game still works; a second `king` just cannot find it
 
 
-def _local_request(bots: Sequence[str], rules: Rules) -> CreateTableRequest:
+def _local_request(bots: Sequence[str], rules: Rules, hints: bool = False) -> CreateTableRequest:
     seats = [SeatRequest(kind="human")] + [SeatRequest(kind="bot", bot=b) for b in bots]
     spec = rules.to_spec()
     return CreateTableRequest(
-        rules=spec if isinstance(spec, str) else dict(spec), seats=seats, seat=0, name=LOCAL_NAME
+        rules=spec if isinstance(spec, str) else dict(spec),
+        seats=seats,
+        seat=0,
+        name=LOCAL_NAME,
+        hints=hints,
     )
 
 
@@ -267,19 +273,26 @@ def local_address(url: str, table_id: str, token: str, language: str | None = No
 
 
 def _local_table(
-    registry: Registry, saved: Path, bots: Sequence[str], rules: Rules, new: bool
+    registry: Registry,
+    saved: Path,
+    bots: Sequence[str],
+    rules: Rules,
+    new: bool,
+    hints: bool = False,
 ) -> tuple[str, str]:
-    """The local game to open: the saved unfinished one, or a new one."""
+    """The local game to open: the saved unfinished one (unless hints are asked for and
+    it has none), or a new one."""
     if not new and saved.is_file():
         data = _read_note(saved)
         try:
             table = registry.get(str(data["table"])) if data is not None else None
             token = str(data["token"]) if data is not None else ""
-            if table is not None and table.is_open and table.authenticate(token) == 0:
+            resumable = table is not None and table.is_open and table.authenticate(token) == 0
+            if resumable and table is not None and (table.hints or not hints):
                 return table.id, token
         except (KeyError, StoreError):
             pass  # an unreadable note only means a new game
-    table, _, new_token = registry.create(_local_request(bots, rules))
+    table, _, new_token = registry.create(_local_request(bots, rules, hints))
     assert new_token is not None
     _write_note(saved, {"table": table.id, "token": new_token})
     return table.id, new_token

@@ -11,6 +11,7 @@ from king.server.protocol import (
     DeclareMessage,
     ErrorMessage,
     HelloMessage,
+    HintRequestMessage,
     PingMessage,
     PlayMessage,
     PongMessage,
@@ -61,6 +62,12 @@ class Session:
                 if not self.joined:
                     raise ActionError("not_joined", "send hello or watch first")
                 self.table.set_speed(self.client, message.speed)
+            elif isinstance(message, HintRequestMessage):
+                if not self.joined:
+                    raise ActionError("not_joined", "send hello with your seat's token first")
+                if self.seat is None:
+                    raise ActionError("spectator", "hints are for the player to act")
+                self.table.ask_hint(self.client, self.seat)
             else:
                 self._act(message)
         except ActionError as error:

@@ -24,8 +24,10 @@ from king.events import Dealt, Declared, Played, apply, from_json, to_json
 from king.game import Game, Phase
 from king.record import distinct_names, to_record
 from king.rules import TOGGLES, Declaration, Rules
+from king.server.analysis import engine_options
 from king.server.autoplay import Autoplay
 from king.server.config import ServerSettings
+from king.server.hints import HintClient, TableHints
 from king.server.messages import state_message
 from king.server.players import BotRunner
 from king.server.protocol import (
@@ -155,6 +157,13 @@ class Table:
         self.host: str | None = header.get("host")
         #: The creator's name, as they gave it (shown to invitees).
         self.by: str | None = header.get("by")
+        #: Whether the person to act may ask the engine for a hint (set at creation).
+        self.hints = header.get("hints") is True
+        self._hints = (
+            TableHints(f"{table_id}:hints", runner, engine_options(settings))
+            if self.hints
+            else None
+        )
         self.game = Game(self.rules, self.seed, auto_deal=False)
         self.status: Status = "waiting"
         #: When the table last saw a move, a join or a connection (``time.monotonic``).
@@ -185,6 +194,7 @@ class Table:
         runner: BotRunner,
         host: str | None = None,
         by: str | None = None,
+        hints: bool = False,
     ) -> Table:
         """A new table, written to the log (it starts once every seat is claimed).
         ``host`` is the creator's :func:`hash_address`, to count their open tables."""
@@ -197,6 +207,8 @@ class Table:
             header["host"] = host
         if by is not None:
             header["by"] = by
+        if hints:
+            header["hints"] = True
         created = store.create_table(table_id, header)
         table = cls(table_id, header, created, store=store, settings=settings, runner=runner)
         if all(seat.claimed for seat in table.seats):
@@ -372,6 +384,8 @@ class Table:
         speed = self.speed
         seat = self._clients.pop(client)
         self._speeds.pop(client, None)
+        if self._hints is not None:
+            self._hints.forget(client)
         self.last_active = time.monotonic()
         if seat is not None and not self.connected(seat):
             self.seats[seat].away_since = time.monotonic()
@@ -460,7 +474,23 @@ class Table:
         if self.game.is_over:
             self.announce_table()
             self.autoplay.close_bots()
+            if self._hints is not None:
+                self._hints.close()
         self.autoplay.kick()
+
+    def ask_hint(self, client: HintClient, seat: int) -> None:
+        """Have the engine value each legal choice of ``seat`` from its view, for
+        ``client`` alone; refused unless the table has hints and it is that seat's turn."""
+        if self._hints is None:
+            raise ActionError(
+                "hints_off", "this table plays without hints: they are chosen when it is created"
+            )
+        if self.status != "playing" or self._closed:
+            raise ActionError("not_playing", "hints are given while the game is played")
+        to_act = self.game.to_act
+        if to_act != seat:
+            raise ActionError("not_your_turn", f"a hint is for the seat to act: seat {to_act}")
+        self._hints.ask(self.game, seat, client)
 
     def _declare(self, seat: int, declaration: Declaration) -> PublicEvent:
         if self.game.phase is not Phase.DECLARING:
@@ -545,6 +575,8 @@ class Table:
         """Stop the table's bot and timers (at shutdown); the log keeps everything."""
         self._closed = True
         self.autoplay.close()
+        if self._hints is not None:
+            self._hints.close()
 
     # -- telling people ---------------------------------------------------------------
 
@@ -573,6 +605,7 @@ class Table:
             created=self.created,
             by=self.by,
             next=self.next,
+            hints=self.hints,
         )
 
     def record(self) -> dict[str, Any]:

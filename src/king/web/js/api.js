@@ -42,6 +42,7 @@ export const api = {
     call("POST", `/api/tables/${encodeURIComponent(id)}/join`, { name, seat }),
   again: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/again`, { token }),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
+  boardUrl: (id) => `/board?table=${encodeURIComponent(id)}`,
 };
 
 const TOKEN_KEY = (table) => `king:token:${table}`;

@@ -1,7 +1,7 @@
 // The dialogs: the summary of a finished deal, the score sheet, the last trick, joining
 // a table, the invite link, and the rules.
 
-import { copyText, inviteLink, loadName } from "./api.js";
+import { api, copyText, inviteLink, loadName } from "./api.js";
 import { cardFace, cardGroups } from "./cards.js";
 import { renderMarkdown } from "./markdown.js";
 import { contractBoard, contractName, el, seatName, wrap } from "./render.js";
@@ -220,11 +220,15 @@ export function showSheet(ctx, recordUrl, onAgain = null) {
     dialog.append(gameOver(ctx, view));
   }
   const buttons = el("div", "dialog-buttons");
-  if (view && view.phase === "over" && recordUrl) {
+  if (view && view.phase === "over" && recordUrl && ctx.table) {
     const link = el("a", "button", t("table.record"));
     link.href = recordUrl;
     link.setAttribute("download", "");
     buttons.append(link);
+    const board = el("a", "button", t("lobby.board"));
+    board.href = api.boardUrl(ctx.table.id);
+    board.id = "btn-board";
+    buttons.append(board);
     const fresh = el("a", "button", t("over.newTable"));
     fresh.href = "/";
     fresh.id = "btn-new-table";
@@ -278,6 +282,7 @@ export function askToJoin(ctx, info) {
     const about = el("div", "join-about");
     if (info.by) about.append(el("p", "join-by", t("join.by", { name: info.by })));
     about.append(el("p", "join-rules", t("join.rules", { rules: rulesName(info.rules) })));
+    if (info.hints) about.append(el("p", "join-hints", t("hint.onTitle")));
     const list = el("ul", "join-seats");
     for (const seat of info.seats) {
       const who =

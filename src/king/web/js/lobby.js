@@ -42,6 +42,7 @@ function tableItem(table, finished) {
   const head = el("div", "table-head");
   head.append(el("strong", "", table.id), el("span", "muted", statusText(table)));
   if (table.spectators) head.append(el("span", "muted", t("lobby.spectators", { n: table.spectators })));
+  if (table.hints) head.append(el("span", "badge hints-badge", t("hint.on")));
   const seats = el("ul", "seat-list");
   for (const seat of table.seats) {
     const entry = el("li", seat.claimed ? "" : "free", seatLabel(seat));
@@ -56,6 +57,7 @@ function tableItem(table, finished) {
   };
   if (finished) {
     actions.append(link("lobby.view", `/t/${table.id}?watch`));
+    actions.append(link("lobby.board", api.boardUrl(table.id)));
     const record = link("lobby.record", api.recordUrl(table.id));
     record.setAttribute("download", "");
     actions.append(record);
@@ -150,7 +152,8 @@ async function create(event) {
   $("create-error").textContent = "";
   form.querySelector("button[type=submit]").disabled = true;
   try {
-    const claim = await api.create({ name, rules: $("create-rules").value, seats, seat: 0 });
+    const hints = $("create-hints").checked;
+    const claim = await api.create({ name, rules: $("create-rules").value, seats, seat: 0, hints });
     saveName(name);
     saveToken(claim.table, claim.token);
     window.location.assign(`/t/${claim.table}`);

@@ -6,6 +6,7 @@ import { Connection } from "./connection.js";
 import { installDeclareKeys, renderDeclare } from "./declare.js";
 import { askToJoin, showInvite, showLastTrick, showRules, showSheet, showSummary } from "./dialogs.js";
 import { installKeys, renderHand, usingKeyboard } from "./hand.js";
+import { askHint, receiveHint, renderHints } from "./hints.js";
 import { errorText } from "./reasons.js";
 import {
   gatherTrick,
@@ -36,6 +37,10 @@ const ctx = {
    * anyone at the table chose: the server paces its bots by it). */
   speed: loadSpeed() ?? "normal",
   tableSpeed: "normal",
+  /** The engine's hint for the position now (a table with hints), and the position
+   * one was last asked at. */
+  hint: null,
+  hintAsked: null,
 };
 const queue = [];
 let pumping = false;
@@ -100,6 +105,7 @@ function renderAll() {
   renderScores(ctx);
   renderHand(ctx, play);
   renderDeclare(ctx, declare);
+  renderHints(ctx);
   renderWaiting();
   const over = ctx.state?.view.phase === "over";
   const closed = ctx.table?.status === "closed";
@@ -359,6 +365,9 @@ function onMessage(message) {
       queue.push(message);
       pump();
       break;
+    case "hint":
+      receiveHint(ctx, message);
+      break;
     case "error":
       onError(message);
       break;
@@ -368,6 +377,12 @@ function onMessage(message) {
 }
 
 function onError(message) {
+  if (message.about === "hint") {
+    ctx.hintAsked = null;
+    toast(errorText(message));
+    renderHints(ctx);
+    return;
+  }
   ctx.pending = false;
   if (message.code === "bad_token") {
     forgetToken(tableId);
@@ -470,6 +485,12 @@ async function main() {
   document.getElementById("btn-sheet").addEventListener("click", () => showSheet(ctx, api.recordUrl(tableId), playAgain));
   document.getElementById("btn-invite").addEventListener("click", () => showInvite(tableId, toast));
   document.getElementById("btn-rules").addEventListener("click", () => showRules(ctx.table));
+  document.getElementById("btn-hint").addEventListener("click", () => askHint(ctx, (m) => connection.send(m)));
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "h" || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+    askHint(ctx, (m) => connection.send(m));
+  });
   installMenu();
   const speedSelect = document.getElementById("speed-select");
   speedSelect.addEventListener("change", () => chooseSpeed(speedSelect.value));
