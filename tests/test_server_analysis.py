@@ -175,6 +175,8 @@ def test_the_board_refuses_bad_records_and_games_in_play(server: ServerProcess) 
     assert answer.status_code == 422 and "not valid" in answer.json()["error"]["message"]
     assert httpx.post(url, content=b"[1, 2", timeout=10).status_code == 400
     assert httpx.post(url, json={"deals": []}, timeout=10).status_code == 422
+    empty = httpx.post(url, json={"format": "king-record/1", "deals": []}, timeout=10)
+    assert empty.status_code == 422 and "no declared deal" in empty.json()["error"]["message"]
     assert httpx.post(url, content=b" " * (3 * 1024 * 1024), timeout=10).status_code == 413
     claim = create(server, ["human", "random", "random", "random"], seed=9)
     answer = httpx.get(f"{server.url}/api/tables/{claim['table']}/board", timeout=10)

@@ -94,6 +94,27 @@ def test_king_starts_a_local_table_against_three_bots_and_resumes_it(tmp_path: P
     stop(process)
 
 
+def test_king_hints_starts_a_game_with_hints_and_keeps_resuming_it(tmp_path: Path) -> None:
+    args = ("--db", str(tmp_path / "games.db"), "--bots", "random,random,random", "--no-browser")
+    process, line = start_local(*args)
+    plain = ADDRESS.search(line)
+    assert plain
+    url = plain.group(1)
+    assert httpx.get(f"{url}/api/tables/{plain.group(2)}", timeout=10).json()["hints"] is False
+    stop(process)
+    # Hints asked for: the saved game has none, so a new one with hints; then resumed.
+    process, line = start_local(*args, "--hints")
+    helped = ADDRESS.search(line)
+    assert helped and helped.group(2) != plain.group(2)
+    info = httpx.get(f"{helped.group(1)}/api/tables/{helped.group(2)}", timeout=10).json()
+    assert info["hints"] is True
+    stop(process)
+    process, line = start_local(*args, "--hints")
+    again = ADDRESS.search(line)
+    assert again and again.group(2) == helped.group(2)
+    stop(process)
+
+
 def test_king_keeps_its_games_in_the_user_data_folder(tmp_path: Path) -> None:
     process, _ = start_local(
         "--no-browser", "--bots", "random,random,random", env={"XDG_DATA_HOME": str(tmp_path)}

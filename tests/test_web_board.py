@@ -18,6 +18,7 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, Page  # noqa: E402
 
 from king.bots.analysis import AnalysisOptions, analyze  # noqa: E402
+from king.record import replay  # noqa: E402
 from king.server.process import ServerProcess  # noqa: E402
 from tests.test_server_analysis import one_deal  # noqa: E402
 from tests.test_web_browser import DESKTOP, PHONE, create, wait_my_turn, watch_errors  # noqa: E402
@@ -91,6 +92,13 @@ def test_a_finished_game_steps_on_the_board_with_its_mistakes_and_charts(
 ) -> None:
     table, page = finished_table(server, browser, seed=41)
     errors = watch_errors(page)
+    # The lobby's finished games lead to the board too.
+    lobby = browser.new_page(viewport=DESKTOP)
+    lobby.goto(server.url)
+    link = lobby.locator(f'#finished-tables li[data-table="{table}"] a[href^="/board"]')
+    link.wait_for()
+    assert link.get_attribute("href") == f"/board?table={table}"
+    lobby.close()
     page.click("#btn-board")
     page.wait_for_url(f"**/board?table={table}*")
     page.wait_for_selector("#board[data-state=shown]")
@@ -160,6 +168,12 @@ def test_a_finished_game_steps_on_the_board_with_its_mistakes_and_charts(
     answer = httpx.post(f"{server.url}/api/tables/{table}/analysis", timeout=30)
     assert answer.status_code == 200
     analysis = answer.json()["record"]["analysis"]
+    # The annotated record can be kept: what the page offers is a valid record with it.
+    with page.expect_download() as download:
+        page.click("#board-download")
+    saved = download.value.path()
+    assert json.loads(saved.read_text())["analysis"] == analysis
+    assert replay(saved).valid
     # The chart: each player's running totals after each deal, and the points lost.
     lines = page.eval_on_selector_all(
         "#chart-totals polyline[data-seat]", "ls => ls.map(l => [l.dataset.seat, l.dataset.values])"

@@ -308,6 +308,8 @@ def _analysis(request: Request, record: dict[str, Any]) -> Response:
 def _board(report: ReplayReport, section: object) -> Response:
     """A valid game laid out for the board, with its own analysis section when it brings
     a well-formed one (else why it was set aside)."""
+    if not report.game.deals:
+        return _error(422, "invalid", "the record has no declared deal to show")
     analysis, why = checked_analysis(section, report)
     body: dict[str, Any] = {"board": board_document(report), "analysis": analysis}
     if why:

@@ -467,6 +467,7 @@ function drawDealChoices() {
 
 function showBoard(board, analysis) {
   view.shown += 1;
+  $("board-download").hidden = true;
   window.clearTimeout(view.poll);
   view.board = board;
   view.analysis = analysis;
@@ -487,6 +488,14 @@ function setAnalysis(analysis) {
   $("board").dataset.analysis = analysis ? "done" : "none";
   status(analysis ? t("analysis.by", { engine: analysis.engine }) : "");
   draw();
+}
+
+/** Offer the record with its analysis as a file (king replay and this page read it). */
+function offerDownload(text) {
+  const link = $("board-download");
+  if (link.href.startsWith("blob:")) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  link.hidden = false;
 }
 
 function status(text, done = null, total = null) {
@@ -523,6 +532,7 @@ async function analyse(start) {
   }
   const job = answer.data;
   if (job.state === "done") {
+    offerDownload(JSON.stringify(job.record, null, 1));
     setAnalysis(job.record.analysis);
   } else if (job.state === "failed") {
     $("board").dataset.analysis = "failed";
@@ -566,6 +576,7 @@ async function openRecord(text, fileName) {
   window.history.replaceState(null, "", window.location.pathname);
   showBoard(data.board, data.analysis);
   if (data.analysis) {
+    offerDownload(text);
     setAnalysis(data.analysis);
   } else {
     if (data.analysis_refused) banner(t("analysis.sectionRefused", { reason: data.analysis_refused }));
