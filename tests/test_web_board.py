@@ -22,6 +22,7 @@ from king.record import replay  # noqa: E402
 from king.server.process import ServerProcess  # noqa: E402
 from tests.test_server_analysis import one_deal  # noqa: E402
 from tests.test_web_browser import DESKTOP, PHONE, create, wait_my_turn, watch_errors  # noqa: E402
+from tests.test_web_i18n import serious_violations  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -363,5 +364,32 @@ def test_hints_show_the_engines_values_only_where_the_table_has_them(
     page.wait_for_timeout(500)
     assert page.locator("[data-hint-loss]").count() == 0
     assert page.locator("#toast").is_hidden()
+    assert not errors, errors
+    page.close()
+
+
+@pytest.mark.parametrize(("language", "viewport"), [("en", DESKTOP), ("th", PHONE)])
+def test_axe_finds_nothing_serious_on_the_board(
+    browser: Browser, server: ServerProcess, language: str, viewport: dict[str, int], tmp_path: Any
+) -> None:
+    pytest.importorskip("axe_playwright_python")
+    record = one_deal(18)
+    annotated = analyze(record, AnalysisOptions(seconds=0.02, seed=4))
+    path = tmp_path / "annotated.json"
+    path.write_text(json.dumps(annotated), encoding="utf-8")
+    page = browser.new_page(viewport=viewport)
+    errors = watch_errors(page)
+    page.goto(f"{server.url}/board?lang={language}")
+    wait_until(page, f"document.documentElement.lang === '{language}'")
+    assert serious_violations(page) == []  # the empty board, asking for a file
+    page.set_input_files("#board-file", str(path))
+    page.wait_for_selector("#board[data-state=shown]")
+    wait_until(page, "document.getElementById('board').dataset.analysis === 'done'")
+    press(page, "ArrowRight", 6)
+    assert page.locator("#decision li[data-choice], #decision p").count() >= 1
+    # Every word on the board is the page's language's (the Thai title is Thai).
+    if language == "th":
+        assert "กระดานวิเคราะห์" in page.title()
+    assert serious_violations(page) == []
     assert not errors, errors
     page.close()
