@@ -10,6 +10,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from king.game import Game
 from king.server.process import ServerProcess
 from tests.test_server_protocol import (
     Message,
@@ -146,3 +147,25 @@ def test_hints_are_refused_where_they_are_not_given(server: ServerProcess) -> No
     assert me.error()["code"] == "invalid"
     for peer in (me, other, watcher):
         peer.close()
+
+
+def test_a_declaration_hint_is_not_taken_for_the_first_cards(server: ServerProcess) -> None:
+    """The declarer asks while declaring, declares, and asks again before its first card
+    (the same deal, no card played yet): two positions, two hints."""
+    seed = next(s for s in range(200) if Game(seed=s).declarer == 0)
+    claim = create(server, ["human", "random", "random", "random"], seed=seed, hints=True)
+    me, state = player(server, claim["table"], claim["token"])
+    assert state["declarations"]
+    me.send({"type": "hint"})
+    declaring = me.until(is_hint, timeout=60)
+    assert declaring["kind"] == "declare" and declaring["plays"] == 0
+    assert {c["choice"] for c in declaring["choices"]} == choices_of(state)
+    contract, _, trump = declaring["best"].partition(" ")
+    me.send({"type": "declare", "contract": contract, "trump": trump or None})
+    state = me.state()
+    assert state["legal"] and state["view"]["to_act"] == 0
+    me.send({"type": "hint"})
+    playing = me.until(is_hint, timeout=60)
+    assert playing["kind"] == "play" and playing["plays"] == 0
+    assert {c["choice"] for c in playing["choices"]} == set(state["legal"])
+    me.close()

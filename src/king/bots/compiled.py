@@ -44,6 +44,7 @@ __all__ = [
     "ENTRY_POINTS",
     "cache_dir",
     "compiled_rule_card",
+    "enumerate_value",
     "needs_compiling",
     "rule_declaration_values",
     "rule_likelihoods",
@@ -155,6 +156,7 @@ try:
     sample_worlds = jit(worlds.sample_worlds)
     solve = jit(solver.solve)
     solve_moves = jit(solver.solve_moves)
+    enumerate_value = jit(solver.enumerate_value)
     #: The rule card of a position, compiled (for tests and benchmarks).
     compiled_rule_card = jit(rule_card)
 finally:

@@ -37,7 +37,7 @@ from king.bots.position import (
 )
 from king.rules import NO_BOYS, NO_KING, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, TRUMPS
 
-__all__ = ["KERNEL", "policy_move", "solve", "solve_moves"]
+__all__ = ["KERNEL", "enumerate_value", "policy_move", "solve", "solve_moves"]
 
 NEG_INF = -(1 << 40)
 POS_INF = 1 << 40
@@ -254,11 +254,28 @@ def _mix(value: int) -> int:
     return value
 
 
-def _key(state: Any) -> int:
-    key = _mix(state[0] + 0x9E3779B97F4A7C1)
-    key = _mix(key ^ state[1] * 3)
-    key = _mix(key ^ state[2] * 5)
-    key = _mix(key ^ state[3] * 7 ^ state[S_LEADER])
+def _key(state: Any, contract: int) -> int:
+    """A trick's start up to equivalent ranks: for each suit, who holds each card still
+    out, in rank order, and which of them are penalty cards; and the leader.  The cards
+    played are gone and only the order of those left decides a trick, so positions that
+    differ only in which of the low cards are gone share one entry (as a bridge solver
+    keys on relative ranks)."""
+    penalty = PENALTY[contract]
+    out = state[0] | state[1] | state[2] | state[3]
+    key = _mix(state[S_LEADER] + 0x9E3779B97F4A7C1)
+    for suit in range(4):
+        field = out & SUITS[suit]
+        code = 1
+        while field != 0:
+            card = lowest(field)
+            bit = np.int64(1) << card
+            field ^= bit
+            owner = 0
+            for seat in range(1, 4):
+                if state[seat] & bit:
+                    owner = seat
+            code = (code << 3) | (owner << 1) | ((penalty >> card) & 1)
+        key = _mix(key ^ (code + (suit + 1) * 0x9E3779B1))
     return key
 
 
@@ -304,7 +321,7 @@ def _enter(
     frame[F_START] = 1 if at_start else 0
     frame[F_SO_FAR] = so_far
     if at_start:
-        key = _key(state)
+        key = _key(state, contract)
         slot = key & (tt_key.shape[0] - 1)
         frame[F_KEY] = key
         frame[F_SLOT] = slot
@@ -442,9 +459,41 @@ def _table_bits(state: Any) -> int:
     return min(18, 8 + 13 - state[S_TRICKS])
 
 
+def _guess(state: Any, me: int, contract: int, trump: int, flags: int) -> int:
+    """A first guess of the value: the quick policy playing every seat to the end."""
+    child = state.copy()
+    while not child[S_OVER]:
+        play(child, policy_move(child, contract, trump, flags), contract, trump, flags)
+    return child[S_POINTS + me]
+
+
+def _mtdf(
+    stack: Any, frames: Any, me: int, contract: int, trump: int, flags: int, guess: int,
+    tt_key: Any, tt_low: Any, tt_high: Any, counter: Any,
+) -> int:  # fmt: skip
+    """The exact value of ``stack[0]`` by zero-window searches that close in on it from
+    ``guess`` (MTD(f)): each window is one point wide, so most of the tree is cut, and
+    the table keeps what each search learnt for the next."""
+    lower = NEG_INF
+    upper = POS_INF
+    value = guess
+    while lower < upper:
+        beta = value + 1 if value == lower else value
+        value = _search(
+            stack, frames, me, contract, trump, flags, beta - 1, beta, tt_key, tt_low,
+            tt_high, counter,
+        )  # fmt: skip
+        if value < beta:
+            upper = value
+        else:
+            lower = value
+    return value
+
+
 def solve(state: Any, me: int, contract: int, trump: int, flags: int) -> tuple[int, int]:
     """The exact value of ``state`` for seat ``me`` (its final points in this deal) when
-    it plays its best and the three others play to minimise it, and the nodes searched."""
+    it plays its best and the three others play as one side to minimise it (paranoid:
+    the others as a coalition), and the nodes searched."""
     stack = np.empty((60, STATE_SIZE), dtype=np.int64)
     frames = np.empty((60, FRAME_SIZE), dtype=np.int64)
     stack[0] = state
@@ -453,10 +502,10 @@ def solve(state: Any, me: int, contract: int, trump: int, flags: int) -> tuple[i
     tt_low = np.zeros(size, dtype=np.int64)
     tt_high = np.zeros(size, dtype=np.int64)
     counter = np.zeros(1, dtype=np.int64)
-    value = _search(
-        stack, frames, me, contract, trump, flags, NEG_INF, POS_INF, tt_key, tt_low, tt_high,
-        counter,
-    )  # fmt: skip
+    guess = _guess(state, me, contract, trump, flags)
+    value = _mtdf(
+        stack, frames, me, contract, trump, flags, guess, tt_key, tt_low, tt_high, counter
+    )
     return value, counter[0]
 
 
@@ -476,11 +525,56 @@ def solve_moves(state: Any, me: int, contract: int, trump: int, flags: int, out:
         cards &= ~(np.int64(1) << card)
         stack[0] = state
         play(stack[0], card, contract, trump, flags)
-        out[card] = _search(
-            stack, frames, me, contract, trump, flags, NEG_INF, POS_INF, tt_key, tt_low,
-            tt_high, counter,
-        )  # fmt: skip
+        guess = _guess(stack[0], me, contract, trump, flags)
+        out[card] = _mtdf(
+            stack, frames, me, contract, trump, flags, guess, tt_key, tt_low, tt_high, counter
+        )
     return counter[0]
+
+
+def enumerate_value(state: Any, me: int, contract: int, trump: int, flags: int) -> int:
+    """The same value as :func:`solve` by plain enumeration: every legal card at every
+    node, no bounds, no table, no ordering (the reference the solver is checked against;
+    only for small endings)."""
+    stack = np.empty((60, STATE_SIZE), dtype=np.int64)
+    moves = np.zeros(60, dtype=np.int64)
+    best = np.zeros(60, dtype=np.int64)
+    stack[0] = state
+    depth = 0
+    fresh = True
+    while True:
+        here = stack[depth]
+        if fresh:
+            if here[S_OVER]:
+                value = here[S_POINTS + me]
+                if depth == 0:
+                    return value
+                depth -= 1
+                fresh = False
+                if stack[depth][S_TURN] == me:
+                    best[depth] = max(best[depth], value)
+                else:
+                    best[depth] = min(best[depth], value)
+                continue
+            moves[depth] = legal_now(here, contract, trump, flags)
+            best[depth] = NEG_INF if here[S_TURN] == me else POS_INF
+        if moves[depth] != 0:
+            card = lowest(moves[depth])
+            moves[depth] &= ~(np.int64(1) << card)
+            stack[depth + 1] = here
+            play(stack[depth + 1], card, contract, trump, flags)
+            depth += 1
+            fresh = True
+            continue
+        value = best[depth]
+        if depth == 0:
+            return value
+        depth -= 1
+        fresh = False
+        if stack[depth][S_TURN] == me:
+            best[depth] = max(best[depth], value)
+        else:
+            best[depth] = min(best[depth], value)
 
 
 #: The functions :mod:`king.bots.compiled` compiles (in this order).
@@ -498,6 +592,9 @@ KERNEL = (
     _absorb,
     _search,
     _table_bits,
+    _guess,
+    _mtdf,
     solve,
     solve_moves,
+    enumerate_value,
 )

@@ -27,9 +27,10 @@ class HintClient(Protocol):
 
 
 def position_of(game: Game) -> tuple[int, int]:
-    """Where the game stands: the deal, and the cards played in it so far."""
+    """Where the game stands: the deal, and the cards played in it so far (-1 while its
+    contract is being declared)."""
     deal = game.deal
-    return game.deal_number, 0 if deal is None else len(deal.plays)
+    return game.deal_number, -1 if deal is None else len(deal.plays)
 
 
 class TableHints:
@@ -89,7 +90,7 @@ class TableHints:
         if self._closed:
             return
         deal, plays = key[1]
-        text = HintMessage(deal=deal, plays=plays, **found.to_json()).model_dump_json()
+        text = HintMessage(deal=deal, plays=max(plays, 0), **found.to_json()).model_dump_json()
         self._done = (key, text)
         for client in self._waiting.pop(key, []):
             client.send(text)

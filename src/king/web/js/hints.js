@@ -4,12 +4,12 @@
 
 import { t } from "./strings.js";
 
-/** Cards played so far in the deal a state shows: with its deal number, the position a
- * hint belongs to. */
+/** The position a hint belongs to: the deal, whether its contract is being declared,
+ * and the cards played in it so far. */
 function positionOf(state) {
   const view = state.view;
   const plays = view.tricks.reduce((n, trick) => n + trick.cards.length, 0) + view.trick.length;
-  return `${view.deal}:${plays}`;
+  return `${view.deal}:${view.phase === "declaring" ? "declare" : "play"}:${plays}`;
 }
 
 function myTurn(ctx) {
@@ -43,7 +43,7 @@ export function askHint(ctx, send) {
 
 /** A hint arrived: keep it if it is for the position shown now. */
 export function receiveHint(ctx, message) {
-  const position = `${message.deal}:${message.plays}`;
+  const position = `${message.deal}:${message.kind}:${message.plays}`;
   if (!ctx.state || position !== positionOf(ctx.state)) return;
   ctx.hint = { ...message, position };
   renderHints(ctx);
