@@ -1,17 +1,16 @@
 """The search bot's compiled engines: playouts per second of the rule policy that its
 rollouts use (against the same policy run as the Python rule bot on the core engine,
-measured in the same run) and the exact solver's mean time for 4, 6 and 8 tricks left.
+measured in the same run).  The exact solver has its own benchmark (solver.py).
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 
 import numpy as np
 
-from king.bots import compiled, position, solver
+from king.bots import compiled
 from king.cards import shuffled_hands
 from king.rules import ALL_DECLARATIONS
 
@@ -73,30 +72,9 @@ def python_rule_playouts(rng: random.Random) -> Callable[[int], None]:
     return work
 
 
-def solver_ms(tricks_left: int, positions: int, seed: int) -> float:
-    """The mean time of an exact solve with ``tricks_left`` tricks to play, over
-    positions reached by the solver's quick policy from random deals, all declarations
-    in turn."""
-    rng = random.Random(seed)
-    total = 0.0
-    for i in range(positions):
-        declaration = ALL_DECLARATIONS[i % 10]
-        code = declaration.contract.code
-        trump = -1 if declaration.trump is None else int(declaration.trump)
-        state = position.new_state(np.array(shuffled_hands(rng), dtype=np.int64), i & 3)
-        while 13 - state[position.S_TRICKS] > tricks_left and not state[position.S_OVER]:
-            card = solver.policy_move(state, code, trump, 0)
-            position.play(state, card, code, trump, 0)
-        start = time.perf_counter()
-        compiled.solve(state, int(state[position.S_TURN]), code, trump, 0)
-        total += time.perf_counter() - start
-    return 1000 * total / positions
-
-
 def run(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     # Compile (or load the cache) before timing anything.
     playouts(random.Random(0))(10)
-    solver_ms(4, 2, 0)
     from numba import get_num_threads, set_num_threads
 
     base = _timed(fast(random.Random(seed)), seconds)
@@ -107,13 +85,10 @@ def run(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
         python_rule = _timed(python_rule_playouts(random.Random(seed)), seconds)
     finally:
         set_num_threads(threads)
-    scale = max(1, int(seconds * 5))
     figures = {
         "rule_playouts_per_s": round(rule_rate, 1),
         "rule_playouts_vs_python_fast_path": round(rule_rate / base, 2),
         "python_rule_playouts_per_s": round(python_rule, 1),
         "rule_playouts_vs_python_rule_bot": round(rule_rate / python_rule, 1),
     }
-    for left, count in ((4, 40 * scale), (6, 10 * scale), (8, 2 * scale)):
-        figures[f"solver_ms_{left}_tricks"] = round(solver_ms(left, count, seed), 3)
     return figures

@@ -120,6 +120,16 @@ def test_bench_json_reports_the_engine_throughput() -> None:
         assert figures[key] > 0
 
 
+def test_bench_solver_checks_the_solver_against_enumeration() -> None:
+    result = king("bench", "--json", "--seconds", "0.05", "--only", "solver")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["check_endings"] == 5000 and figures["check_disagreements"] == 0
+    for cards in (4, 6, 8):
+        assert figures[f"solver_{cards}_cards_median_ms"] > 0
+        assert figures[f"solver_{cards}_cards_median_ms"] <= figures[f"solver_{cards}_cards_p99_ms"]
+
+
 def test_bad_flags_get_a_usage_error_not_a_traceback() -> None:
     result = king("bench", "--seconds", "fast")
     assert result.returncode == 2

@@ -829,7 +829,7 @@ def arena_command(
 
 # -- king bench ------------------------------------------------------------------------
 
-BENCHMARKS = ("engine", "search", "load", "env")
+BENCHMARKS = ("engine", "search", "solver", "load", "env")
 
 
 def _benchmark_module(name: str) -> ModuleType:

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from king.bots.position import (
+    LOW13,
     PENALTY,
     S_COUNT,
     S_LEADER,
@@ -22,6 +23,7 @@ from king.bots.position import (
     S_PLAYED,
     S_POINTS,
     S_TOP,
+    S_TOP_SEAT,
     S_TRICK,
     S_TRICKS,
     S_TURN,
@@ -242,6 +244,62 @@ def policy_move(state: Any, contract: int, trump: int, flags: int) -> int:
     )
 
 
+def _beats(card: int, top: int, trump: int) -> bool:
+    """Whether ``card`` would win the trick over ``top``, the card winning it now."""
+    if top < 0:
+        return True
+    if card // 13 == top // 13:
+        return card > top
+    return card // 13 == trump
+
+
+def _lowest_rank(cards: int) -> int:
+    """The card of lowest rank, whatever its suit."""
+    best = -1
+    while cards != 0:
+        card = lowest(cards)
+        cards &= ~(np.int64(1) << card)
+        if best < 0 or card % 13 < best % 13:
+            best = card
+    return best
+
+
+def coalition_move(state: Any, moves: int, me: int, contract: int, trump: int) -> int:
+    """The first card to try for one of the three who play against ``me`` in the
+    solver's search: what hurts ``me`` most at a glance (in a negative contract, let
+    ``me`` win the trick and feed it penalty cards; in Trumps, take the trick from it)."""
+    count = state[S_COUNT]
+    top = state[S_TOP]
+    me_played = (me - state[S_LEADER]) % 4 < count
+    winning_me = me_played and state[S_TOP_SEAT] == me
+    penalty = PENALTY[contract]
+    if count == 0:
+        return highest(moves) if contract == TRUMPS else _lowest_rank(moves)
+    under = 0
+    cards = moves
+    while cards != 0:
+        card = lowest(cards)
+        cards &= ~(np.int64(1) << card)
+        if not _beats(card, top, trump):
+            under |= np.int64(1) << card
+    if contract == TRUMPS:
+        if winning_me and under != moves:
+            return lowest(moves & ~under)  # the cheapest card that takes it from me
+        return lowest(moves) if me_played else highest(moves)
+    if winning_me:
+        if under & penalty:
+            return highest(under & penalty)  # a penalty card on my trick
+        return highest(under) if under else highest(moves)
+    if me_played:
+        return highest(moves)  # one of us takes it: shed a high card
+    if under:
+        if highest(under) // 13 != state[S_LED]:  # not following: shed a safe high card
+            safe = under & ~penalty
+            return highest(safe) if safe else highest(under)
+        return highest(under)  # duck as high as still ducks, so that I may take it
+    return lowest(moves)
+
+
 # -- the exact solver ----------------------------------------------------------------
 
 
@@ -255,44 +313,82 @@ def _mix(value: int) -> int:
 
 
 def _key(state: Any, contract: int) -> int:
-    """A trick's start up to equivalent ranks: for each suit, who holds each card still
-    out, in rank order, and which of them are penalty cards; and the leader.  The cards
-    played are gone and only the order of those left decides a trick, so positions that
-    differ only in which of the low cards are gone share one entry (as a bridge solver
-    keys on relative ranks)."""
+    """A position up to equivalent ranks: for each suit, where each card still in play
+    is (which hand, or on the table), in rank order, and which of them are penalty
+    cards; the trick's leader, its cards so far, the suit led and who is winning it.
+    Which seat put a losing card on the table, and which low cards are gone, change
+    nothing to come, so positions that differ only in those share one entry (as a
+    bridge solver keys on relative ranks)."""
     penalty = PENALTY[contract]
-    out = state[0] | state[1] | state[2] | state[3]
+    trick = state[S_TRICK]
+    out = state[0] | state[1] | state[2] | state[3] | trick
     key = _mix(state[S_LEADER] + 0x9E3779B97F4A7C1)
+    if trick != 0:
+        key = _mix(key ^ (state[S_COUNT] + 8 * state[S_LED] + 64 * state[S_TOP_SEAT]))
     for suit in range(4):
-        field = out & SUITS[suit]
+        shift = 13 * suit
+        field = (out >> shift) & 0x1FFF
+        h1 = (state[1] >> shift) & 0x1FFF
+        h2 = (state[2] >> shift) & 0x1FFF
+        h3 = (state[3] >> shift) & 0x1FFF
+        table = (trick >> shift) & 0x1FFF
+        marks = (penalty >> shift) & 0x1FFF
         code = 1
         while field != 0:
-            card = lowest(field)
-            bit = np.int64(1) << card
-            field ^= bit
-            owner = 0
-            for seat in range(1, 4):
-                if state[seat] & bit:
-                    owner = seat
-            code = (code << 3) | (owner << 1) | ((penalty >> card) & 1)
+            rank = LOW13[field]
+            field &= field - 1
+            # where: 0-3 the hand holding it, 4 on the table
+            where = ((h1 >> rank) & 1) + 2 * ((h2 >> rank) & 1) + 3 * ((h3 >> rank) & 1)
+            where += 4 * ((table >> rank) & 1)
+            code = (code << 4) | (where << 1) | ((marks >> rank) & 1)
         key = _mix(key ^ (code + (suit + 1) * 0x9E3779B1))
-    return key
+    return key if key != 0 else 1  # 0 marks an empty row
 
 
 # Per-depth frame of the iterative search.
 F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_MOVES, F_FIRST = 0, 1, 2, 3, 4, 5, 6
-F_KEY, F_SLOT, F_START, F_MAX, F_SO_FAR = 7, 8, 9, 10, 11
-FRAME_SIZE = 12
+F_KEY, F_SLOT, F_START, F_MAX, F_SO_FAR, F_LAST, F_BEST_CARD = 7, 8, 9, 10, 11, 12, 13
+FRAME_SIZE = 14
+# A row of the transposition table: the position's key, the bounds on its future
+# points, and its best card last time (as its suit and its rank among the cards left).
+T_KEY, T_LOW, T_HIGH, T_MOVE = 0, 1, 2, 3
+TABLE_ROW = 4
+
+
+def _relative(state: Any, card: int) -> int:
+    """A card as its suit and its rank among that suit's cards still out (16 apart)."""
+    out = state[0] | state[1] | state[2] | state[3]
+    suit = card // 13
+    below = out & SUITS[suit] & ((np.int64(1) << card) - 1)
+    return suit * 16 + popcount(below)
+
+
+def _card_of(state: Any, code: int) -> int:
+    """The card that :func:`_relative` wrote as ``code`` in this position (-1: none)."""
+    out = state[0] | state[1] | state[2] | state[3]
+    field = out & SUITS[code // 16]
+    rank = code % 16
+    while field != 0:
+        card = lowest(field)
+        if rank == 0:
+            return card
+        rank -= 1
+        field &= ~(np.int64(1) << card)
+    return -1
 
 
 def _enter(
-    frame: Any, state: Any, me: int, contract: int, trump: int, flags: int,
-    tt_key: Any, tt_low: Any, tt_high: Any,
+    frame: Any, state: Any, me: int, contract: int, trump: int, flags: int, table: Any,
 ) -> tuple[bool, int]:  # fmt: skip
     """Open a node: settle it at once from bounds or the table (``True, value``), or set
     up its frame for the move loop (``False, 0``)."""
     if state[S_OVER]:
         return True, state[S_POINTS + me]
+    if state[S_TRICKS] == 12:  # the last trick: every card is forced
+        last = state.copy()
+        while not last[S_OVER]:
+            play(last, lowest(last[last[S_TURN]]), contract, trump, flags)
+        return True, last[S_POINTS + me]
     alpha = frame[F_ALPHA]
     beta = frame[F_BETA]
     so_far = state[S_POINTS + me]
@@ -320,14 +416,17 @@ def _enter(
     at_start = state[S_COUNT] == 0
     frame[F_START] = 1 if at_start else 0
     frame[F_SO_FAR] = so_far
+    hinted = -1
     if at_start:
         key = _key(state, contract)
-        slot = key & (tt_key.shape[0] - 1)
+        slot = key & (table.shape[0] - 1)
         frame[F_KEY] = key
         frame[F_SLOT] = slot
-        if tt_key[slot] == key:
-            low = tt_low[slot] + so_far
-            high = tt_high[slot] + so_far
+        if table[slot, T_KEY] == key:
+            if table[slot, T_MOVE] >= 0:
+                hinted = _card_of(state, table[slot, T_MOVE])
+            low = table[slot, T_LOW] + so_far
+            high = table[slot, T_HIGH] + so_far
             if low >= beta:
                 return True, low
             if high <= alpha:
@@ -348,7 +447,15 @@ def _enter(
     maximizing = state[S_TURN] == me
     frame[F_MAX] = 1 if maximizing else 0
     frame[F_BEST] = NEG_INF if maximizing else POS_INF
-    first = policy_move(state, contract, trump, flags)
+    frame[F_BEST_CARD] = -1
+    # The card that was best here last time goes first; else the quick policy's for me,
+    # and for the others what hurts me most.
+    if hinted >= 0 and moves >> hinted & 1:
+        first = hinted
+    elif maximizing:
+        first = policy_move(state, contract, trump, flags)
+    else:
+        first = coalition_move(state, moves, me, contract, trump)
     if moves >> first & 1:
         moves &= ~(np.int64(1) << first)
     else:
@@ -358,24 +465,28 @@ def _enter(
     return False, 0
 
 
-def _leave(frame: Any, tt_key: Any, tt_low: Any, tt_high: Any) -> int:
-    """Close a node whose moves are done: store its bound in the table; its value."""
+def _leave(frame: Any, state: Any, table: Any) -> int:
+    """Close a node whose moves are done: store its bound and best card in the table;
+    its value."""
     best = frame[F_BEST]
     if frame[F_START]:
         key = frame[F_KEY]
         slot = frame[F_SLOT]
         future = best - frame[F_SO_FAR]
-        if tt_key[slot] != key:
-            tt_key[slot] = key
-            tt_low[slot] = NEG_INF
-            tt_high[slot] = POS_INF
+        if table[slot, T_KEY] != key:
+            table[slot, T_KEY] = key
+            table[slot, T_LOW] = NEG_INF
+            table[slot, T_HIGH] = POS_INF
+            table[slot, T_MOVE] = -1
         if best <= frame[F_ALPHA0]:
-            tt_high[slot] = future
+            table[slot, T_HIGH] = future
         elif best >= frame[F_BETA0]:
-            tt_low[slot] = future
+            table[slot, T_LOW] = future
         else:
-            tt_low[slot] = future
-            tt_high[slot] = future
+            table[slot, T_LOW] = future
+            table[slot, T_HIGH] = future
+        if frame[F_BEST_CARD] >= 0:
+            table[slot, T_MOVE] = _relative(state, frame[F_BEST_CARD])
     return best
 
 
@@ -384,11 +495,13 @@ def _absorb(frame: Any, value: int) -> None:
     if frame[F_MAX]:
         if value > frame[F_BEST]:
             frame[F_BEST] = value
+            frame[F_BEST_CARD] = frame[F_LAST]
         if frame[F_BEST] > frame[F_ALPHA]:
             frame[F_ALPHA] = frame[F_BEST]
     else:
         if value < frame[F_BEST]:
             frame[F_BEST] = value
+            frame[F_BEST_CARD] = frame[F_LAST]
         if frame[F_BEST] < frame[F_BETA]:
             frame[F_BETA] = frame[F_BEST]
 
@@ -402,15 +515,15 @@ def _search(
     flags: int,
     alpha: int,
     beta: int,
-    tt_key: Any,
-    tt_low: Any,
-    tt_high: Any,
+    table: Any,
     counter: Any,
 ) -> int:
     """Alpha-beta from ``stack[0]`` for ``me`` (maximising) against the other three
     (minimising), with a transposition table at trick starts.  Iterative, with explicit
     stacks of positions and frames, so that it compiles and caches cleanly."""
     depth = 0
+    # The card that last cut the search off at each depth, tried early there (killers).
+    killers = np.full(64, -1, dtype=np.int64)
     frames[0, F_ALPHA] = alpha
     frames[0, F_BETA] = beta
     value = 0
@@ -418,15 +531,15 @@ def _search(
     while True:
         if entering:
             counter[0] += 1
-            settled, value = _enter(
-                frames[depth], stack[depth], me, contract, trump, flags, tt_key, tt_low, tt_high
-            )
+            settled, value = _enter(frames[depth], stack[depth], me, contract, trump, flags, table)
             if settled:
                 if depth == 0:
                     return value
                 depth -= 1
                 entering = False
                 _absorb(frames[depth], value)
+                if frames[depth, F_ALPHA] >= frames[depth, F_BETA]:
+                    killers[depth] = frames[depth, F_LAST]
         frame = frames[depth]
         card = -1
         if frame[F_ALPHA] < frame[F_BETA]:
@@ -435,9 +548,21 @@ def _search(
                 frame[F_FIRST] = -1
             elif frame[F_MOVES] != 0:
                 moves = frame[F_MOVES]
-                card = highest(moves) if contract == TRUMPS else lowest(moves)
+                state = stack[depth]
+                killer = killers[depth]
+                if killer >= 0 and moves >> killer & 1:
+                    card = killer
+                elif frame[F_MAX]:
+                    card = policy(
+                        state[state[S_TURN]], moves, state[S_TRICK], state[S_LED],
+                        state[S_TOP], state[S_COUNT], state[S_PLAYED], state[S_TRICKS],
+                        contract, trump,
+                    )  # fmt: skip
+                else:
+                    card = coalition_move(state, moves, me, contract, trump)
                 frame[F_MOVES] = moves & ~(np.int64(1) << card)
         if card >= 0:
+            frame[F_LAST] = card
             child = stack[depth + 1]
             child[:] = stack[depth]
             play(child, card, contract, trump, flags)
@@ -446,30 +571,40 @@ def _search(
             depth += 1
             entering = True
             continue
-        value = _leave(frame, tt_key, tt_low, tt_high)
+        value = _leave(frame, stack[depth], table)
         if depth == 0:
             return value
         depth -= 1
         _absorb(frames[depth], value)
+        if frames[depth, F_ALPHA] >= frames[depth, F_BETA]:
+            killers[depth] = frames[depth, F_LAST]
         entering = False
 
 
-def _table_bits(state: Any) -> int:
-    """A transposition table big enough for the tricks left, and no bigger."""
-    return min(18, 8 + 13 - state[S_TRICKS])
+def _new_table(state: Any) -> Any:
+    """A transposition table big enough for the tricks left, and no bigger (a row whose
+    key is 0 is empty: :func:`_key` is never 0)."""
+    rows = 1 << min(20, 10 + 13 - state[S_TRICKS])
+    return np.zeros((rows, TABLE_ROW), dtype=np.int64)
 
 
 def _guess(state: Any, me: int, contract: int, trump: int, flags: int) -> int:
-    """A first guess of the value: the quick policy playing every seat to the end."""
+    """A first guess of the value: ``me`` playing the quick policy to the end, the
+    others what hurts ``me`` most at a glance."""
     child = state.copy()
     while not child[S_OVER]:
-        play(child, policy_move(child, contract, trump, flags), contract, trump, flags)
+        if child[S_TURN] == me:
+            card = policy_move(child, contract, trump, flags)
+        else:
+            legal_cards = legal_now(child, contract, trump, flags)
+            card = coalition_move(child, legal_cards, me, contract, trump)
+        play(child, card, contract, trump, flags)
     return child[S_POINTS + me]
 
 
 def _mtdf(
     stack: Any, frames: Any, me: int, contract: int, trump: int, flags: int, guess: int,
-    tt_key: Any, tt_low: Any, tt_high: Any, counter: Any,
+    table: Any, counter: Any,
 ) -> int:  # fmt: skip
     """The exact value of ``stack[0]`` by zero-window searches that close in on it from
     ``guess`` (MTD(f)): each window is one point wide, so most of the tree is cut, and
@@ -479,10 +614,7 @@ def _mtdf(
     value = guess
     while lower < upper:
         beta = value + 1 if value == lower else value
-        value = _search(
-            stack, frames, me, contract, trump, flags, beta - 1, beta, tt_key, tt_low,
-            tt_high, counter,
-        )  # fmt: skip
+        value = _search(stack, frames, me, contract, trump, flags, beta - 1, beta, table, counter)
         if value < beta:
             upper = value
         else:
@@ -497,15 +629,10 @@ def solve(state: Any, me: int, contract: int, trump: int, flags: int) -> tuple[i
     stack = np.empty((60, STATE_SIZE), dtype=np.int64)
     frames = np.empty((60, FRAME_SIZE), dtype=np.int64)
     stack[0] = state
-    size = 1 << _table_bits(state)
-    tt_key = np.zeros(size, dtype=np.int64)
-    tt_low = np.zeros(size, dtype=np.int64)
-    tt_high = np.zeros(size, dtype=np.int64)
+    table = _new_table(state)
     counter = np.zeros(1, dtype=np.int64)
     guess = _guess(state, me, contract, trump, flags)
-    value = _mtdf(
-        stack, frames, me, contract, trump, flags, guess, tt_key, tt_low, tt_high, counter
-    )
+    value = _mtdf(stack, frames, me, contract, trump, flags, guess, table, counter)
     return value, counter[0]
 
 
@@ -514,10 +641,7 @@ def solve_moves(state: Any, me: int, contract: int, trump: int, flags: int, out:
     exact value after playing it.  Returns the nodes searched."""
     stack = np.empty((60, STATE_SIZE), dtype=np.int64)
     frames = np.empty((60, FRAME_SIZE), dtype=np.int64)
-    size = 1 << _table_bits(state)
-    tt_key = np.zeros(size, dtype=np.int64)
-    tt_low = np.zeros(size, dtype=np.int64)
-    tt_high = np.zeros(size, dtype=np.int64)
+    table = _new_table(state)
     counter = np.zeros(1, dtype=np.int64)
     cards = legal_now(state, contract, trump, flags)
     while cards != 0:
@@ -526,9 +650,7 @@ def solve_moves(state: Any, me: int, contract: int, trump: int, flags: int, out:
         stack[0] = state
         play(stack[0], card, contract, trump, flags)
         guess = _guess(stack[0], me, contract, trump, flags)
-        out[card] = _mtdf(
-            stack, frames, me, contract, trump, flags, guess, tt_key, tt_low, tt_high, counter
-        )
+        out[card] = _mtdf(stack, frames, me, contract, trump, flags, guess, table, counter)
     return counter[0]
 
 
@@ -585,13 +707,18 @@ KERNEL = (
     _policy_lead_negative,
     _policy_trumps,
     policy_move,
+    _beats,
+    _lowest_rank,
+    coalition_move,
     _mix,
     _key,
+    _relative,
+    _card_of,
     _enter,
     _leave,
     _absorb,
     _search,
-    _table_bits,
+    _new_table,
     _guess,
     _mtdf,
     solve,
