@@ -20,6 +20,7 @@ from playwright.sync_api import Browser, Page  # noqa: E402
 from king.bots.analysis import AnalysisOptions, analyze  # noqa: E402
 from king.record import replay  # noqa: E402
 from king.server.process import ServerProcess  # noqa: E402
+from tests.conftest import EXAMPLES  # noqa: E402
 from tests.test_server_analysis import one_deal  # noqa: E402
 from tests.test_web_browser import DESKTOP, PHONE, create, wait_my_turn, watch_errors  # noqa: E402
 from tests.test_web_i18n import serious_violations  # noqa: E402
@@ -290,6 +291,16 @@ def test_a_dropped_record_opens_on_a_phone_and_a_bad_one_is_named(
     assert board_state(page) == (1, 1)
     page.locator("#step-trick-forward").tap()
     assert board_state(page) == (1, 4) and len(trick_cards(page)) == 4
+    # A sideways swipe across the felt: to the left a card on, to the right one back.
+    felt = page.locator("#board-felt").bounding_box()
+    assert felt is not None
+    middle_y = felt["y"] + felt["height"] / 2
+    for start, end, expected in ((300, 80, (1, 5)), (80, 300, (1, 4))):
+        page.mouse.move(felt["x"] + start, middle_y)
+        page.mouse.down()
+        page.mouse.move(felt["x"] + end, middle_y, steps=5)
+        page.mouse.up()
+        assert board_state(page) == expected
     # A file that is not JSON, and a record that breaks a rule: named, the board kept.
     drop(page, "not json at all", "notes.txt")
     wait_until(page, "!document.getElementById('banner').hidden")
@@ -309,6 +320,20 @@ def test_a_dropped_record_opens_on_a_phone_and_a_bad_one_is_named(
     assert page.locator("#banner").is_hidden()
     assert any(url.endswith("/api/analysis") for url in asked)
     assert page.locator("#mistakes li, #mistakes p").count() >= 1
+    # A game in progress (a pagat record with deals that ended early, the last one
+    # stopped inside a trick): shown to where it stops, said so, no summary of it.
+    partial = (EXAMPLES / "partial-pagat.json").read_text(encoding="utf-8")
+    drop(page, partial, "partial-pagat.json")
+    wait_until(page, "document.getElementById('board').dataset.analysis === 'running'")
+    press(page, "End")
+    report = replay(EXAMPLES / "partial-pagat.json").to_json()
+    last = report["deals"][-1]
+    complete_tricks = sum(len(t["cards"]) for t in last["tricks"])
+    deal, played = board_state(page)
+    # At the end: every card of its complete tricks and those of the trick it stops in.
+    assert deal == len(report["deals"]) and complete_tricks < played < complete_tricks + 4
+    assert "not finished" in page.locator("#board-where").inner_text()
+    assert page.locator("#decision tr[data-seat]").count() == 0
     # The browser logs the refused record's answer (422); nothing else went wrong.
     assert [e for e in errors if "status of 422" not in e] == [], errors
     page.close()

@@ -180,6 +180,27 @@ function dealStep(delta) {
   go(view.deal + delta, -1);
 }
 
+/** A swipe across the felt steps a card: to the left forward, to the right back (a
+ * mouse drag does the same). */
+function installSwipe() {
+  const felt = $("board-felt");
+  let start = null;
+  felt.addEventListener("pointerdown", (event) => {
+    start = { x: event.clientX, y: event.clientY };
+  });
+  felt.addEventListener("pointerup", (event) => {
+    if (!start || !view.board) return;
+    const dx = event.clientX - start.x;
+    const dy = event.clientY - start.y;
+    start = null;
+    if (Math.abs(dx) < 40 || Math.abs(dx) < 1.5 * Math.abs(dy)) return;
+    cardStep(dx < 0 ? 1 : -1);
+  });
+  felt.addEventListener("pointercancel", () => {
+    start = null;
+  });
+}
+
 function installSteps() {
   $("step-back").addEventListener("click", () => cardStep(-1));
   $("step-forward").addEventListener("click", () => cardStep(1));
@@ -328,7 +349,7 @@ function drawWhere(deal, played, plays, toMove) {
   if (played < 0) {
     box.textContent = t("analysis.declares", { name: names()[deal.declarer] });
   } else if (toMove === null) {
-    box.textContent = t("analysis.dealOver");
+    box.textContent = t(deal.complete ? "analysis.dealOver" : "analysis.recordStops");
   } else if (played > 0 && plays[played - 1].trick !== plays[played].trick) {
     const winner = deal.tricks[plays[played - 1].trick].winner;
     box.textContent = t("table.trickWon", { name: names()[winner] });
@@ -355,6 +376,10 @@ function drawDecision(decision, toMove, deal, played, plays) {
   const box = $("decision");
   box.replaceChildren();
   delete box.dataset.kind;
+  if (toMove === null && !deal.complete) {
+    box.append(el("p", "", t("analysis.recordStops")));
+    return;
+  }
   if (toMove === null) {
     const summary = el("table", "score-table deal-points");
     const head = el("tr");
@@ -621,6 +646,7 @@ async function main() {
     }
   });
   installSteps();
+  installSwipe();
   installDrop();
   const table = new URLSearchParams(window.location.search).get("table");
   if (table) await openTable(table);
