@@ -105,6 +105,7 @@ class TableHints:
         """Send nothing more, and free the engine once no evaluation uses it."""
         self._closed = True
         self._waiting.clear()
+        self.runner.forget(self.owner)
         if not self._lock.locked():
             self._free()
 

@@ -559,6 +559,8 @@ class Table:
         ``close`` event, so that its record stays and a restart leaves it closed."""
         self._record("close", {"reason": "idle"}, status="closed")
         self.autoplay.close_bots()
+        if self._hints is not None:
+            self._hints.close()
         self.runner.forget(self.id)
         self.announce_table()
 
