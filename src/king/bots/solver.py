@@ -666,21 +666,12 @@ def enumerate_value(state: Any, me: int, contract: int, trump: int, flags: int) 
     fresh = True
     while True:
         here = stack[depth]
-        if fresh:
-            if here[S_OVER]:
-                value = here[S_POINTS + me]
-                if depth == 0:
-                    return value
-                depth -= 1
-                fresh = False
-                if stack[depth][S_TURN] == me:
-                    best[depth] = max(best[depth], value)
-                else:
-                    best[depth] = min(best[depth], value)
-                continue
+        over = here[S_OVER] != 0
+        if fresh and not over:
             moves[depth] = legal_now(here, contract, trump, flags)
             best[depth] = NEG_INF if here[S_TURN] == me else POS_INF
-        if moves[depth] != 0:
+        fresh = False
+        if not over and moves[depth] != 0:
             card = lowest(moves[depth])
             moves[depth] &= ~(np.int64(1) << card)
             stack[depth + 1] = here
@@ -688,11 +679,10 @@ def enumerate_value(state: Any, me: int, contract: int, trump: int, flags: int) 
             depth += 1
             fresh = True
             continue
-        value = best[depth]
+        value = here[S_POINTS + me] if over else best[depth]
         if depth == 0:
             return value
         depth -= 1
-        fresh = False
         if stack[depth][S_TURN] == me:
             best[depth] = max(best[depth], value)
         else:

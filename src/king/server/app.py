@@ -13,7 +13,7 @@ import collections
 import contextlib
 import logging
 import mimetypes
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -305,6 +305,19 @@ def _analysis(request: Request, record: dict[str, Any]) -> Response:
     return JSONResponse(job.to_json(), status_code=200 if job.state == "done" else 202)
 
 
+async def _sent_record(request: Request) -> tuple[Mapping[str, Any], ReplayReport] | Response:
+    """The record in a request's body and its replay, or the 422 that says why it is not
+    a valid one."""
+    try:
+        source = parse(await request.body())
+        report = replay(source)
+    except RecordError as error:
+        return _error(422, "invalid", f"not a game record: {error}")
+    if report.fault is not None:
+        return _error(422, "invalid", f"the record is not valid: {report.fault}")
+    return source, report
+
+
 def _board(report: ReplayReport, section: object) -> Response:
     """A valid game laid out for the board, with its own analysis section when it brings
     a well-formed one (else why it was set aside)."""
@@ -397,25 +410,18 @@ def _add_api(app: FastAPI) -> None:
 
     @app.post("/api/analysis")
     async def analyse_record(request: Request) -> Response:
-        body = await request.body()
-        try:
-            report = replay(body)
-        except RecordError as error:
-            return _error(422, "invalid", f"not a game record: {error}")
-        if report.fault is not None:
-            return _error(422, "invalid", f"the record is not valid: {report.fault}")
+        sent = await _sent_record(request)
+        if isinstance(sent, Response):
+            return sent
+        _, report = sent
         return _analysis(request, to_record(report.game, report.players))
 
     @app.post("/api/board")
     async def board_of_record(request: Request) -> Response:
-        body = await request.body()
-        try:
-            source = parse(body)
-            report = replay(source)
-        except RecordError as error:
-            return _error(422, "invalid", f"not a game record: {error}")
-        if report.fault is not None:
-            return _error(422, "invalid", f"the record is not valid: {report.fault}")
+        sent = await _sent_record(request)
+        if isinstance(sent, Response):
+            return sent
+        source, report = sent
         return _board(report, source.get("analysis"))
 
     @app.get("/api/tables/{table_id}/board")

@@ -9,13 +9,15 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+/** One request to the server: its JSON answer, or an ApiError.  A string body (a
+ * record file as it was read) is sent as it is, anything else as JSON. */
+export async function call(method, path, body) {
   let response;
   try {
     response = await fetch(path, {
       method,
       headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined || typeof body === "string" ? body : JSON.stringify(body),
     });
   } catch (error) {
     throw new ApiError("network", String(error), 0);

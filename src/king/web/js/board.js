@@ -3,7 +3,7 @@
 // comes from a finished table (/board?table=ID) or a record file chosen or dropped on
 // the page; the server lays it out (/api/board) and analyses it (/api/analysis).
 
-import { ApiError } from "./api.js";
+import { ApiError, call } from "./api.js";
 import { fixed, renderLost, renderTotals, SEAT_COLOURS } from "./board_chart.js";
 import { cardFace, cardLabel, position, RED_SUITS, SUIT_SYMBOLS } from "./cards.js";
 import { errorText } from "./reasons.js";
@@ -34,30 +34,6 @@ function el(tag, className, text) {
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
-}
-
-async function call(method, path, body) {
-  let response;
-  try {
-    response = await fetch(path, {
-      method,
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body,
-    });
-  } catch (error) {
-    throw new ApiError("network", String(error), 0);
-  }
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = null;
-  }
-  if (!response.ok && response.status !== 202) {
-    const error = data && data.error ? data.error : { code: "error", message: response.statusText };
-    throw new ApiError(error.code, error.message, response.status);
-  }
-  return { status: response.status, data };
 }
 
 function banner(text) {
@@ -540,9 +516,9 @@ async function analyse(start) {
   window.clearTimeout(view.poll);
   $("board").dataset.analysis = "running";
   const shown = view.shown;
-  let answer;
+  let job;
   try {
-    answer = await start();
+    job = await start();
     if (shown !== view.shown) return;
   } catch (error) {
     if (shown !== view.shown) return;
@@ -555,7 +531,6 @@ async function analyse(start) {
     status(error instanceof ApiError ? errorText(error) : String(error));
     return;
   }
-  const job = answer.data;
   if (job.state === "done") {
     offerDownload(JSON.stringify(job.record, null, 1));
     setAnalysis(job.record.analysis);
@@ -572,7 +547,7 @@ async function openTable(table) {
   banner(null);
   const path = `/api/tables/${encodeURIComponent(table)}`;
   try {
-    const { data } = await call("GET", `${path}/board`);
+    const data = await call("GET", `${path}/board`);
     view.source = { table };
     showBoard(data.board, null);
   } catch (error) {
@@ -592,7 +567,7 @@ async function openRecord(text, fileName) {
     return;
   }
   try {
-    ({ data } = await call("POST", "/api/board", text));
+    data = await call("POST", "/api/board", text);
   } catch (error) {
     banner(t("analysis.badRecord", { file: fileName, reason: error.message }));
     return;
