@@ -72,8 +72,11 @@ def test_bots_within_the_limits_and_the_table_bots_are_seated(strict: ServerProc
     bot = "search:time=0.5&threads=1&worlds=500"
     answer = create(strict, {"seats": seats("human", bot, "rule", "random")})
     assert answer.status_code == 201, answer.text
+    answer = create(strict, {"seats": seats("human", "net", "random", "random")})
+    assert answer.status_code == 201, answer.text
     for bot, why in [
         ("policy", "reads files"),
+        ("net:file=/etc/passwd", "reads a file"),
         ("cmd:sleep 100", "external programs"),
         ("search:time=nan", "out of range"),
         ("search:time=inf", "out of range"),

@@ -827,6 +827,231 @@ def arena_command(
         )
 
 
+# -- king train ------------------------------------------------------------------------
+
+
+@app.command("train")
+def train_command(
+    out: Annotated[
+        Path, typer.Option("--out", metavar="FILE", help="Where to write the model (.npz).")
+    ] = Path("net.npz"),
+    positions: Annotated[
+        int,
+        typer.Option("--positions", metavar="N", min=100, help="Self-play positions to label."),
+    ] = 200_000,
+    budget: Annotated[
+        float,
+        typer.Option(
+            "--budget", metavar="SECONDS", min=0.001, max=10, help="Search time per label."
+        ),
+    ] = 0.04,
+    epochs: Annotated[
+        int, typer.Option("--epochs", metavar="N", min=1, max=1000, help="Passes over the data.")
+    ] = 30,
+    hidden: Annotated[
+        str, typer.Option("--hidden", metavar="H1,H2", help="The two hidden layers' sizes.")
+    ] = "128,64",
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", min=0, max=SEED_MAX, help="The seed of it all.")
+    ] = 0,
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data",
+            metavar="FILE",
+            help="Labelled positions: read from this file when it exists, else made and "
+            "written there.",
+        ),
+    ] = None,
+    objective: Annotated[
+        str,
+        typer.Option(
+            "--objective",
+            metavar="NAME",
+            help="What the network fits: gain (each card's value over the rule card's) "
+            "or decision (the search bot's card).",
+        ),
+    ] = "gain",
+    declarations: Annotated[
+        int,
+        typer.Option(
+            "--declarations",
+            metavar="N",
+            min=0,
+            help="Declarations from whole games to label (0: the model declares as rule).",
+        ),
+    ] = 20_000,
+    inference_deals: Annotated[
+        int,
+        typer.Option(
+            "--inference-deals",
+            metavar="N",
+            min=0,
+            help="Deals on which to measure how well the model places the hidden cards.",
+        ),
+    ] = 60,
+    force: Annotated[
+        bool, typer.Option("--force", help="Let --out replace a file that is not a model.")
+    ] = False,
+) -> None:
+    """Train the learned policy (the net bot, and the search bot's rollouts) from
+    self-play positions labelled by the search bot; print how it does on held-out ones."""
+    from king.bots.net import ModelFileError, NetModel
+    from king.bots.training import (
+        Declarations,
+        Figures,
+        Positions,
+        calibrate_threshold,
+        fit,
+        fit_declarations,
+        generate,
+        generate_declarations,
+        inference_loss,
+        measure,
+        measure_declarations,
+    )
+
+    try:
+        sizes = tuple(int(part) for part in hidden.split(","))
+    except ValueError:
+        sizes = ()
+    if objective not in ("gain", "decision"):
+        raise _fail(f"--objective is gain or decision, not {objective!r}", 2)
+    if len(sizes) != 2 or not all(1 <= size <= 4096 for size in sizes):
+        raise _fail(f"--hidden is two sizes 1-4096 such as 128,64, not {hidden!r}", 2)
+    if out.exists() and not force:
+        try:
+            NetModel.load(out)
+        except ModelFileError:
+            raise _fail(f"{out} exists and is not a model: use --force to replace it", 2) from None
+    if data is not None and data.exists():
+        try:
+            labelled = Positions.load(data)
+        except (OSError, ValueError, KeyError) as error:
+            raise _fail(f"cannot read positions from {data}: {error}", 2) from None
+        typer.echo(f"{len(labelled):,} positions read from {data}", err=True)
+    else:
+        progress = _Progress(positions, "positions")
+        labelled = _with_notice(
+            lambda: generate(
+                positions,
+                seed=seed,
+                budget=budget,
+                progress=lambda done: (
+                    progress.update(done) if done % 100 == 0 or done == positions else None
+                ),
+            ),
+            ["search"],
+        )
+        if data is not None:
+            labelled.save(data)
+    declared: Declarations | None = None
+    declare_data = data.with_name(data.stem + "-declarations.npz") if data is not None else None
+    if declare_data is not None and declare_data.exists():
+        try:
+            declared = Declarations.load(declare_data)
+        except (OSError, ValueError, KeyError) as error:
+            raise _fail(f"cannot read declarations from {declare_data}: {error}", 2) from None
+        typer.echo(f"{len(declared):,} declarations read from {declare_data}", err=True)
+    elif declarations:
+        progress = _Progress(declarations, "declarations")
+        declared = generate_declarations(
+            declarations,
+            seed=seed,
+            progress=lambda done: (
+                progress.update(done) if done % 100 == 0 or done == declarations else None
+            ),
+        )
+        if declare_data is not None:
+            declared.save(declare_data)
+    train_set, held = labelled.split(0.1, seed)
+    # Half the held-out positions choose the gain threshold, the other half measure.
+    tuning, held_out = held.split(0.5, seed + 1)
+
+    def report(epoch: int, figures: Figures | None) -> None:
+        if figures is not None:
+            typer.echo(f"epoch {epoch:>3}: {figures.line()}", err=True)
+
+    model = fit(
+        train_set,
+        hidden=(sizes[0], sizes[1]),
+        epochs=epochs,
+        seed=seed,
+        objective=objective,
+        held_out=held_out if objective != "gain" else None,
+        progress=report,
+    )
+    threshold = None
+    if objective == "gain":
+        threshold, model = calibrate_threshold(model, tuning)
+        typer.echo(f"gain threshold: {threshold} (x 5 points)", err=True)
+    figures = measure(model, held_out)
+    declare_net = None
+    if declared is not None:
+        declare_train, declare_held = declared.split(0.1, seed)
+        declare_net = fit_declarations(declare_train, seed=seed)
+        declare_figures = measure_declarations(declare_net, declare_held)
+        typer.echo(f"declarations held out: {declare_figures.line()}")
+    about: dict[str, Any] = {
+        "trained": {
+            "positions": len(labelled),
+            "held_out": len(held_out),
+            "budget": budget,
+            "epochs": epochs,
+            "hidden": list(sizes),
+            "seed": seed,
+            "objective": objective,
+            "gain_threshold": threshold,
+            "data": "single deals of self-play, the ten declarations in turn, 10% pagat "
+            "and 10% turkish rules; each decision labelled by the search bot's rollout "
+            "values from that seat's view (and their standard errors against the rule "
+            "card); the search bot's card played (margin 2), a random one 5% of the time",
+            "target": (
+                "each legal card's value less the rule card's, in steps of 5 points, "
+                "clipped to 20 (mean squared error); the rule card's logit raised by the "
+                "threshold that makes the held-out tuning half's cards worth most"
+                if objective == "gain"
+                else "the search bot's card (margin 2), label smoothing 0.1"
+            ),
+        },
+        "held_out": {
+            "positions": len(held_out),
+            "loss": round(figures.loss, 4),
+            "search_card": round(figures.agreement, 4),
+            "regret_points": round(figures.regret, 3),
+            "rule_is_search_card": round(figures.rule_agreement, 4),
+            "rule_regret_points": round(figures.rule_regret, 3),
+        },
+    }
+    if inference_deals:
+        typer.echo("measuring inference …", err=True)
+        loss = inference_loss(model, deals=inference_deals, seed=seed + 1)
+        about["inference"] = {
+            "deals": inference_deals,
+            "player": "search:time=0.02",
+            "by_trick": {
+                str(t): {"uniform": round(u, 4), "rule": round(r, 4), "net": round(n, 4)}
+                for t, u, r, n in zip(loss.tricks, loss.uniform, loss.rule, loss.net, strict=True)
+            },
+        }
+        typer.echo(loss.table())
+    if declared is not None:
+        about["declarations"] = {
+            "labelled": len(declared),
+            "held_out": len(declare_held),
+            "data": "whole games of the rule bot's card play; each declaration with a choice "
+            "labelled by the search bot's evaluation of every allowed one; the search bot's "
+            "made, a random one 10% of the time",
+            "search_declaration": round(declare_figures.agreement, 4),
+            "regret_points": round(declare_figures.regret, 3),
+            "rule_is_search_declaration": round(declare_figures.rule_agreement, 4),
+            "rule_regret_points": round(declare_figures.rule_regret, 3),
+        }
+    NetModel.of(list(model.arrays), about, declare_net).save(out)
+    typer.echo(f"held out: {figures.line()}")
+    typer.echo(f"model written to {out}")
+
+
 # -- king bench ------------------------------------------------------------------------
 
 BENCHMARKS = ("engine", "search", "solver", "load", "env")

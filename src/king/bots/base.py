@@ -141,6 +141,18 @@ BUILTIN_BOTS: tuple[BotInfo, ...] = (
         100,
         _lazy("king.bots.search", "build"),
     ),
+    BotInfo(
+        "search1",
+        "the search bot as it was before search v2, kept as the baseline (time, threads)",
+        90,
+        _lazy("king.bots.search", "build_search1"),
+    ),
+    BotInfo(
+        "net",
+        "the learned policy alone: a small network's most likely card, a fraction of a ms",
+        20,
+        _lazy("king.bots.net", "build"),
+    ),
 )
 
 #: The entry-point group where other packages (and king's own optional parts, such as

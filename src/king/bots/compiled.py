@@ -21,7 +21,8 @@ import numpy as np
 from numba import njit, prange
 from numba.extending import register_jitable
 
-from king.bots import position, rule_play, solver, worlds
+from king.bots import net_play, position, rule_play, solver, worlds
+from king.bots.net_play import INPUTS, net_card, net_probabilities
 from king.bots.position import (
     S_COUNT,
     S_LED,
@@ -43,8 +44,12 @@ from king.rules import NO_TRICKS, TRUMPS
 __all__ = [
     "ENTRY_POINTS",
     "cache_dir",
+    "compiled_net_card",
     "compiled_rule_card",
     "enumerate_value",
+    "net_declaration_values",
+    "net_likelihoods",
+    "net_rollouts",
     "needs_compiling",
     "rule_declaration_values",
     "rule_likelihoods",
@@ -53,9 +58,10 @@ __all__ = [
     "solve",
     "solve_moves",
     "warm_up",
+    "warm_up_net",
 ]
 
-_KERNELS = (position, rule_play, worlds, solver)
+_KERNELS = (position, rule_play, net_play, worlds, solver)
 
 for _module in _KERNELS:
     for _function in _module.KERNEL:
@@ -152,6 +158,81 @@ try:
             rule_playout(state, contract, trump, flags)
             out[w] = state[S_POINTS + declarer]
 
+    @parallel
+    def net_rollouts(
+        worlds: Any, base: Any, candidates: Any, me: int, contract: int, trump: int,
+        flags: int, w0: Any, w1: Any, b1: Any, w2: Any, b2: Any, w3: Any, b3: Any,
+        values: Any,
+    ) -> None:  # fmt: skip
+        """As :func:`rule_rollouts` (without the exact tail), with the learned policy
+        (:func:`~king.bots.net_play.net_card`) playing every seat after the candidate."""
+        for w in prange(worlds.shape[0]):
+            state = base.copy()
+            for seat in range(4):
+                state[seat] = worlds[w, seat]
+            x = np.empty(INPUTS, dtype=np.float32)
+            h1 = np.empty(w1.shape[1], dtype=np.float32)
+            h2 = np.empty(w2.shape[1], dtype=np.float32)
+            logits = np.empty(52, dtype=np.float32)
+            for i in range(candidates.shape[0]):
+                child = state.copy()
+                play(child, candidates[i], contract, trump, flags)
+                while not child[S_OVER]:
+                    card = net_card(
+                        child, contract, trump, flags, w0, w1, b1, w2, b2, w3, b3, x, h1, h2,
+                        logits,
+                    )  # fmt: skip
+                    play(child, card, contract, trump, flags)
+                values[w, i] = child[S_POINTS + me]
+
+    @parallel
+    def net_likelihoods(
+        dealt: Any, plays: Any, leader: int, me: int, contract: int, trump: int,
+        flags: int, noise: float, w0: Any, w1: Any, b1: Any, w2: Any, b2: Any, w3: Any,
+        b3: Any, out: Any,
+    ) -> None:  # fmt: skip
+        """As :func:`rule_likelihoods`, with the learned policy's probabilities as the
+        model of the other seats (mixed with ``noise`` of a uniform legal card)."""
+        for w in prange(dealt.shape[0]):
+            state = new_state(dealt[w], leader)
+            x = np.empty(INPUTS, dtype=np.float32)
+            h1 = np.empty(w1.shape[1], dtype=np.float32)
+            h2 = np.empty(w2.shape[1], dtype=np.float32)
+            logits = np.empty(52, dtype=np.float32)
+            probs = np.empty(52, dtype=np.float64)
+            total = 0.0
+            for i in range(plays.shape[0]):
+                card = plays[i]
+                if state[S_TURN] != me:
+                    legal = net_probabilities(
+                        state, contract, trump, flags, w0, w1, b1, w2, b2, w3, b3, x, h1, h2,
+                        logits, probs,
+                    )  # fmt: skip
+                    choices = popcount(legal)
+                    if choices > 1:
+                        total += np.log(noise / choices + (1.0 - noise) * probs[card])
+                play(state, card, contract, trump, flags)
+            out[w] = total
+
+    @parallel
+    def net_declaration_values(
+        worlds: Any, declarer: int, contract: int, trump: int, flags: int, w0: Any,
+        w1: Any, b1: Any, w2: Any, b2: Any, w3: Any, b3: Any, out: Any,
+    ) -> None:  # fmt: skip
+        """As :func:`rule_declaration_values`, every seat playing the learned policy."""
+        for w in prange(worlds.shape[0]):
+            state = new_state(worlds[w], declarer)
+            x = np.empty(INPUTS, dtype=np.float32)
+            h1 = np.empty(w1.shape[1], dtype=np.float32)
+            h2 = np.empty(w2.shape[1], dtype=np.float32)
+            logits = np.empty(52, dtype=np.float32)
+            while not state[S_OVER]:
+                card = net_card(
+                    state, contract, trump, flags, w0, w1, b1, w2, b2, w3, b3, x, h1, h2, logits
+                )
+                play(state, card, contract, trump, flags)
+            out[w] = state[S_POINTS + declarer]
+
     #: The compiled deal of worlds, and the exact solver (compiled on first use).
     sample_worlds = jit(worlds.sample_worlds)
     solve = jit(solver.solve)
@@ -159,6 +240,8 @@ try:
     enumerate_value = jit(solver.enumerate_value)
     #: The rule card of a position, compiled (for tests and benchmarks).
     compiled_rule_card = jit(rule_card)
+    #: The learned policy's card, compiled (for tests).
+    compiled_net_card = jit(net_card)
 finally:
     _config.CACHE_DIR = _saved_dir
 
@@ -198,3 +281,21 @@ def needs_compiling() -> bool | None:
         return any(not entry._cache._cache_file._load_index() for entry in ENTRY_POINTS)
     except Exception:  # numba's cache internals moved: we cannot tell
         return None
+
+
+def warm_up_net(arrays: tuple[Any, ...]) -> None:
+    """Compile (or load) the learned policy's entry points for a model's weights."""
+    w0, w1, b1, w2, b2, w3, b3 = arrays
+    hands = np.array([SUITS[0], SUITS[1], SUITS[2], SUITS[3]], dtype=np.int64)
+    dealt = hands.reshape(1, 4).copy()
+    base = np.zeros(STATE_SIZE, dtype=np.int64)
+    base[S_LED] = -1
+    base[S_TOP] = -1
+    values = np.zeros((1, 1), dtype=np.int64)
+    cards = np.array([12], dtype=np.int64)
+    net_rollouts(dealt, base, cards, 0, NO_TRICKS, -1, 0, w0, w1, b1, w2, b2, w3, b3, values)
+    logs = np.zeros(1, dtype=np.float64)
+    plays = np.array([0], dtype=np.int64)
+    net_likelihoods(
+        dealt, plays, 0, 1, NO_TRICKS, -1, 0, 0.3, w0, w1, b1, w2, b2, w3, b3, logs
+    )  # fmt: skip

@@ -34,6 +34,7 @@ from numpy.typing import NDArray
 
 from king.bots import compiled
 from king.bots.base import Bot, BotDemand, BotSpecError
+from king.bots.net import NetModel, default_model, view_input
 from king.bots.position import distinct, from_view
 from king.bots.rule import choose_card
 from king.bots.sampler import Constraints, constraints, sample_world
@@ -46,6 +47,11 @@ __all__ = ["ChoiceValues", "SearchBot"]
 #: Compiled rule-policy rollouts (the rest of a deal) per second and thread on the
 #: reference machine, counting the sampling and weighting of their worlds.
 ROLLOUTS_PER_SECOND = 40_000
+#: The same with the learned policy playing the rollouts.
+NET_ROLLOUTS_PER_SECOND = 4_000
+
+#: Who may play the rollouts and model the others.
+POLICIES = ("rule", "net")
 
 #: What each contract is worth to its declarer on an average hand under policy play
 #: (Trumps: with the best trump suit), measured with ``scripts/calibrate_declarations.py``.  A
@@ -107,8 +113,20 @@ class SearchBot(Bot):
         max_worlds: int = 4000,
         declare_worlds: int = 160,
         margin: float = 2.0,
+        rollout: str = "rule",
+        model: str = "rule",
+        net: NetModel | None = None,
     ) -> None:
         super().__init__(seed)
+        for option, value in (("rollout", rollout), ("model", model)):
+            if value not in POLICIES:
+                raise BotSpecError(f"search option {option} is rule or net, not {value!r}")
+        #: Who plays the rollouts, and who models the others' earlier plays.
+        self.rollout = rollout
+        self.model = model
+        self.net = net if net is not None or "net" not in (rollout, model) else default_model()
+        if self.net is not None:
+            compiled.warm_up_net(self.net.arrays)
         self.budget = budget
         self.threads = threads
         #: Tricks left when the exact best reply to the others' rule cards takes over
@@ -158,7 +176,7 @@ class SearchBot(Bot):
         seat to the end of the deal; keep the rule bot's own card unless another does
         better by a clear margin over the same worlds (a rollout improvement of the rule
         policy, which is also the model of the other players)."""
-        default = choose_card(view)
+        default = self._prior_card(view)
         if default not in ids:  # an equivalent card stands for it
             same = [c for c in ids if c // 13 == default // 13]
             default = min(same, key=lambda c: abs(c - default)) if same else ids[0]
@@ -173,6 +191,15 @@ class SearchBot(Bot):
         if float(gain.mean()) > self.margin * error:
             return DECK[ids[best]]
         return DECK[default]
+
+    def _prior_card(self, view: SeatView) -> int:
+        """The card the rollout policy itself plays here: kept unless another card is
+        clearly better."""
+        if self.rollout == "net" and self.net is not None:
+            x, legal = view_input(view)
+            logits = self.net.logits(x)
+            return max((c for c in range(52) if legal >> c & 1), key=lambda c: float(logits[c]))
+        return choose_card(view)
 
     def _worlds(
         self,
@@ -197,9 +224,17 @@ class SearchBot(Bot):
             dealt[:, seat] |= 1 << card
         plays = np.array([card for _, card in sequence], dtype=np.int64)
         logs = np.zeros(pool, dtype=np.float64)
-        compiled.rule_likelihoods(
-            dealt, plays, sequence[0][0], view.seat, code, trump, flags, self.noise, logs
-        )
+        leader = sequence[0][0]
+        if self.model == "net" and self.net is not None:
+            w0, w1, b1, w2, b2, w3, b3 = self.net.arrays
+            compiled.net_likelihoods(
+                dealt, plays, leader, view.seat, code, trump, flags, self.noise,
+                w0, w1, b1, w2, b2, w3, b3, logs,
+            )  # fmt: skip
+        else:
+            compiled.rule_likelihoods(
+                dealt, plays, leader, view.seat, code, trump, flags, self.noise, logs
+            )
         weights = np.exp(logs - logs.max())
         weights /= weights.sum()
         # Systematic resampling: ``count`` worlds in proportion to their weights.
@@ -261,7 +296,8 @@ class SearchBot(Bot):
         sequence = _plays(view)
         base = _base_state(view)
         cand = np.array(ids, dtype=np.int64)
-        rollouts = self.budget * ROLLOUTS_PER_SECOND * self.threads
+        speed = NET_ROLLOUTS_PER_SECOND if self.rollout == "net" else ROLLOUTS_PER_SECOND
+        rollouts = self.budget * speed * self.threads
         wanted = int(min(self.max_worlds, max(16, rollouts // len(ids))))
         chunks: list[NDArray[np.int64]] = []
         done = 0
@@ -270,9 +306,16 @@ class SearchBot(Bot):
             count = min(wanted - done, 256 * self.threads)
             worlds = self._worlds(view, known, sequence, rng, count, code, trump, flags)
             values = np.zeros((count, len(ids)), dtype=np.int64)
-            compiled.rule_rollouts(
-                worlds, base, cand, view.seat, code, trump, flags, self.tail, values
-            )
+            if self.rollout == "net" and self.net is not None:
+                w0, w1, b1, w2, b2, w3, b3 = self.net.arrays
+                compiled.net_rollouts(
+                    worlds, base, cand, view.seat, code, trump, flags,
+                    w0, w1, b1, w2, b2, w3, b3, values,
+                )  # fmt: skip
+            else:
+                compiled.rule_rollouts(
+                    worlds, base, cand, view.seat, code, trump, flags, self.tail, values
+                )
             chunks.append(values)
             done += count
             if capped and time.perf_counter() - start > 4 * self.budget + 0.5:
@@ -368,10 +411,17 @@ _OPTIONS = {
     "noise": ("noise", float),
     "worlds": ("max_worlds", int),
     "margin": ("margin", float),
+    "rollout": ("rollout", str),
+    "model": ("model", str),
 }
 
 
 def build(seed: int, options: dict[str, str]) -> SearchBot:
+    return SearchBot(seed, **_parse(options))  # type: ignore[arg-type]
+
+
+def _parse(options: dict[str, str]) -> dict[str, float | int | str]:
+    """The keyword arguments of a spec's options, each checked."""
     kwargs: dict[str, float | int | str] = {}
     for key, value in options.items():
         if key not in _OPTIONS:
@@ -379,6 +429,9 @@ def build(seed: int, options: dict[str, str]) -> SearchBot:
                 f"the search bot has no option {key!r}: use {', '.join(sorted(_OPTIONS))}"
             )
         name, kind = _OPTIONS[key]
+        if kind is str:
+            kwargs[name] = value
+            continue
         try:
             number = kind(value)
         except ValueError:
@@ -390,4 +443,26 @@ def build(seed: int, options: dict[str, str]) -> SearchBot:
         ):
             raise BotSpecError(f"search option {key} is out of range: {value}")
         kwargs[name] = number
-    return SearchBot(seed, **kwargs)  # type: ignore[arg-type]
+    return kwargs
+
+
+#: ``search1``: today's search bot with every setting but its time pinned, the baseline
+#: that search v2 is measured against; it stays as it is when ``search``'s defaults move.
+SEARCH1 = {
+    "tail": 0,
+    "noise": 0.35,
+    "max_worlds": 4000,
+    "declare_worlds": 160,
+    "margin": 2.0,
+    "rollout": "rule",
+    "model": "rule",
+}
+
+
+def build_search1(seed: int, options: dict[str, str]) -> SearchBot:
+    unknown = set(options) - {"time", "threads"}
+    if unknown:
+        raise BotSpecError(
+            f"search1 has no option {sorted(unknown)[0]!r}: it is pinned; use time or threads"
+        )
+    return SearchBot(seed, **(_parse(options) | SEARCH1))  # type: ignore[arg-type]

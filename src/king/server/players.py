@@ -67,6 +67,8 @@ def check_bot_spec(spec: str, settings: ServerSettings | None = None) -> str:
     if isinstance(options, str):
         raise BotSpecError("a table cannot run external programs ('cmd:' bots)")
     visitor = settings is not None and not settings.trusted
+    if visitor and "file" in options:
+        raise BotSpecError(f"a table cannot seat a bot that reads a file: {spec.strip()!r}")
     known = [info.name for info in (table_bots() if visitor else available_bots())]
     if name not in known:
         if name in {info.name for info in available_bots()}:
