@@ -89,5 +89,5 @@ def test_search_options_are_read() -> None:
     assert isinstance(bot, SearchBot)
     assert (bot.budget, bot.threads, bot.tail, bot.max_worlds) == (0.3, 1, 4, 99)
     # The older model (the kernel's quick policy and a solver) is gone: named, refused.
-    with pytest.raises(BotSpecError, match="no option 'model'"):
+    with pytest.raises(BotSpecError, match="model is rule or net, not 'kernel'"):
         make_bot("search:model=kernel")
