@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 from king.game import Game, Phase
 from king.rules import Rules
+from king.server.store import Database
 
 #: Debian's Chromium, the only browser the tests drive (nothing is downloaded).
 CHROMIUM = Path("/usr/bin/chromium")
@@ -60,3 +62,78 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         )
         yield chromium
         chromium.close()
+
+
+#: The event log's backends: every server test runs against each.
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[Any]:
+    """One real PostgreSQL server for the whole run (a fresh database per test)."""
+    from king.server.services import PostgresServer, ServiceMissingError
+
+    try:
+        server = PostgresServer().start()
+    except ServiceMissingError as error:
+        pytest.fail(str(error))  # CI installs it (.ci/run); never a skip
+    yield server
+    server.stop()
+
+
+def _database(request: pytest.FixtureRequest, folder: Path) -> Database:
+    if request.param == "sqlite":
+        return folder / "king.db"
+    address: str = request.getfixturevalue("postgres_server").create_database()
+    return address
+
+
+@pytest.fixture(params=BACKENDS)
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Database:
+    """An empty database for one test: a SQLite file, or a new PostgreSQL database."""
+    return _database(request, tmp_path)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def module_database(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Database:
+    """An empty database for one test module, in each backend."""
+    return _database(request, tmp_path_factory.mktemp("db"))
+
+
+@pytest.fixture(params=BACKENDS)
+def databases(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Database]:
+    """Makes empty databases of one backend, for a test that needs several."""
+    made = itertools.count()
+
+    def make() -> Database:
+        if request.param == "sqlite":
+            return tmp_path / f"king-{next(made)}.db"
+        address: str = request.getfixturevalue("postgres_server").create_database()
+        return address
+
+    return make
+
+
+def query(database: Database, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Rows of a query (or a change) on a server's database, from outside the server.  Write it
+    for SQLite (``?`` and the tables ``tables`` and ``events``); on PostgreSQL the names
+    become king's own (``king_tables``, ``king_events``)."""
+    if isinstance(database, Path):
+        import sqlite3
+
+        db = sqlite3.connect(database)
+        try:
+            with db:
+                return list(db.execute(sql, params).fetchall())
+        finally:
+            db.close()
+    import re
+
+    import psycopg
+
+    translated = re.sub(r"\b(tables|events)\b", r"king_\1", sql).replace("?", "%s")
+    with psycopg.connect(database, autocommit=True) as db:
+        cursor = db.execute(translated, params)  # type: ignore[call-overload]
+        return [] if cursor.description is None else list(cursor.fetchall())

@@ -13,7 +13,6 @@ import io
 import json
 import os
 import socket
-import sqlite3
 import struct
 import subprocess
 import sys
@@ -37,8 +36,9 @@ from king.game import Game
 from king.jsontext import JSONTextError, loads
 from king.record import RecordError, ReplayReport, dump, replay
 from king.server.process import ServerProcess
+from king.server.store import Database
 from king.tui.save import PlayError, SavedGame, read_saved, record_of
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, query
 from tests.hostile import documents
 
 FEW = settings(
@@ -169,20 +169,18 @@ def test_king_replay_and_resume_answer_nasty_files_in_one_line(tmp_path: Path, n
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("hostile") / "king.db"
-    with ServerProcess(db, bot_pause=0) as process:
+def server(module_database: Database) -> Iterator[ServerProcess]:
+    with ServerProcess(module_database, bot_pause=0) as process:
         yield process
     assert "Traceback" not in process.output(), process.output()[-3000:]
 
 
 def event_count(server: ServerProcess, table: str | None = None) -> int:
-    with sqlite3.connect(server.db) as db:
-        if table is None:
-            row = db.execute("SELECT COUNT(*) FROM events").fetchone()
-        else:
-            row = db.execute("SELECT COUNT(*) FROM events WHERE table_id = ?", (table,)).fetchone()
-    count: int = row[0]
+    if table is None:
+        rows = query(server.db, "SELECT COUNT(*) FROM events")
+    else:
+        rows = query(server.db, "SELECT COUNT(*) FROM events WHERE table_id = ?", (table,))
+    count: int = rows[0][0]
     return count
 
 
@@ -216,11 +214,10 @@ def seated(server: ServerProcess) -> Iterator[tuple[str, ClientConnection]]:
 
 
 def replay_declarer(server: ServerProcess, table: str) -> int:
-    with sqlite3.connect(server.db) as db:
-        row = db.execute(
-            "SELECT data FROM events WHERE table_id = ? AND kind = 'deal'", (table,)
-        ).fetchone()
-    declarer: int = json.loads(row[0])["declarer"]
+    rows = query(
+        server.db, "SELECT data FROM events WHERE table_id = ? AND kind = 'deal'", (table,)
+    )
+    declarer: int = json.loads(rows[0][0])["declarer"]
     return declarer
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from king.game import Game
 from king.server.process import ServerProcess
+from king.server.store import Database
 from tests.test_server_protocol import (
     Message,
     Peer,
@@ -24,8 +25,8 @@ from tests.test_server_protocol import (
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("hints") / "king.db"
+def server(module_database: Database) -> Iterator[ServerProcess]:
+    db = module_database
     # A small effort per hint keeps the test quick; the server's own default is 0.2 s.
     with ServerProcess(db, bot_pause=0, extra=("--max-bot-time", "0.02")) as process:
         yield process

@@ -18,12 +18,13 @@ from king.deal import Deal
 from king.game import Game
 from king.record import replay, to_record
 from king.server.process import ServerProcess
+from king.server.store import Database
 from tests.test_server_protocol import create
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("analysis") / "king.db"
+def server(module_database: Database) -> Iterator[ServerProcess]:
+    db = module_database
     with ServerProcess(db, bot_pause=0) as process:
         yield process
 

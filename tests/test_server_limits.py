@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,7 +22,9 @@ from king.record import replay
 from king.rules import Declaration
 from king.server.players import BotRunner
 from king.server.process import ServerProcess
+from king.server.store import Database
 from king.view import SeatView
+from tests.conftest import query
 
 
 def seats(*kinds: str) -> list[dict[str, str]]:
@@ -41,8 +41,8 @@ def refusal(answer: httpx.Response) -> tuple[int, str, str]:
 
 
 @pytest.fixture(scope="module")
-def strict(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("limits") / "king.db"
+def strict(module_database: Database) -> Iterator[ServerProcess]:
+    db = module_database
     flags = ("--max-bot-time", "0.5", "--max-bot-threads", "1", "--max-bot-worlds", "500")
     with ServerProcess(db, tables_per_address=3, extra=(*flags, "--max-tables", "4")) as server:
         yield server
@@ -86,9 +86,11 @@ def test_bots_within_the_limits_and_the_table_bots_are_seated(strict: ServerProc
         assert (status, code) == (422, "invalid") and why in message, (bot, message)
 
 
-def test_open_tables_are_capped_per_address_and_in_all(tmp_path: Path) -> None:
+def test_open_tables_are_capped_per_address_and_in_all(
+    databases: Callable[[], Database],
+) -> None:
     flags = ("--max-tables", "3")
-    with ServerProcess(tmp_path / "king.db", tables_per_address=2, extra=flags) as server:
+    with ServerProcess(databases(), tables_per_address=2, extra=flags) as server:
         body = {"seats": seats("human", "random", "random", "random")}
         assert create(server, body).status_code == 201
         assert create(server, body).status_code == 201
@@ -96,7 +98,7 @@ def test_open_tables_are_capped_per_address_and_in_all(tmp_path: Path) -> None:
         assert (status, code) == (429, "too_many_tables")
         assert "--tables-per-address" in message
     # In all: three open tables from a server that lets each address have many.
-    with ServerProcess(tmp_path / "all.db", tables_per_address=100, extra=flags) as server:
+    with ServerProcess(databases(), tables_per_address=100, extra=flags) as server:
         body = {"seats": seats("human", "random", "random", "random")}
         for _ in range(3):
             assert create(server, body).status_code == 201
@@ -105,14 +107,12 @@ def test_open_tables_are_capped_per_address_and_in_all(tmp_path: Path) -> None:
 
 
 def event_count(server: ServerProcess, table: str) -> int:
-    with sqlite3.connect(server.db) as db:
-        row = db.execute("SELECT COUNT(*) FROM events WHERE table_id = ?", (table,)).fetchone()
-    count: int = row[0]
+    count: int = query(server.db, "SELECT COUNT(*) FROM events WHERE table_id = ?", (table,))[0][0]
     return count
 
 
-def test_an_idle_table_is_closed_and_keeps_its_record(tmp_path: Path) -> None:
-    db = tmp_path / "king.db"
+def test_an_idle_table_is_closed_and_keeps_its_record(database: Database) -> None:
+    db = database
     with ServerProcess(db, extra=("--idle-close", "1")) as server:
         claim = create(server, {"seats": seats("human", "human", "random", "random")}).json()
         table = claim["table"]
@@ -147,8 +147,8 @@ def test_an_idle_table_is_closed_and_keeps_its_record(tmp_path: Path) -> None:
         assert event_count(server, table) == closed_events
 
 
-def test_a_table_nobody_watches_is_not_played_by_its_bots(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "king.db", extra=("--idle-close", "0")) as server:
+def test_a_table_nobody_watches_is_not_played_by_its_bots(database: Database) -> None:
+    with ServerProcess(database, extra=("--idle-close", "0")) as server:
         claim = create(
             server, {"seats": seats("random", "random", "random", "random"), "seat": None}
         )
@@ -170,7 +170,7 @@ def watch(stack: ExitStack, server: ServerProcess, table: str) -> ClientConnecti
 
 
 def test_abusive_tables_at_the_limits_leave_an_ordinary_tables_bots_quick(
-    tmp_path: Path,
+    database: Database,
 ) -> None:
     """The default limits: one address opens as many tables as it may, each of four
     search bots asking for all a visitor may (2 s a move, 2 threads, 4,000 worlds), all
@@ -179,7 +179,7 @@ def test_abusive_tables_at_the_limits_leave_an_ordinary_tables_bots_quick(
     seconds, because the waiting move of the table that has thought least runs first."""
     heavy = "search:time=2&threads=2&worlds=4000&tail=4"
     with (
-        ServerProcess(tmp_path / "king.db", tables_per_address=8) as server,
+        ServerProcess(database, tables_per_address=8) as server,
         ExitStack() as stack,
     ):
         abusive = []

@@ -6,11 +6,9 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -20,6 +18,8 @@ from websockets.sync.client import ClientConnection, connect
 from king.i18n import Translator
 from king.record import replay
 from king.server.process import ServerProcess
+from king.server.store import Database
+from tests.conftest import query
 
 CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 Message = dict[str, Any]
@@ -86,9 +86,8 @@ def is_state(message: Message) -> bool:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("protocol") / "king.db"
-    with ServerProcess(db, bot_pause=0, away_after=1.0) as process:
+def server(module_database: Database) -> Iterator[ServerProcess]:
+    with ServerProcess(module_database, bot_pause=0, away_after=1.0) as process:
         yield process
 
 
@@ -114,9 +113,7 @@ def join(server: ServerProcess, table: str, name: str, seat: int | None = None) 
 
 
 def event_count(server: ServerProcess, table: str) -> int:
-    with sqlite3.connect(server.db) as db:
-        row = db.execute("SELECT COUNT(*) FROM events WHERE table_id = ?", (table,)).fetchone()
-    count: int = row[0]
+    count: int = query(server.db, "SELECT COUNT(*) FROM events WHERE table_id = ?", (table,))[0][0]
     return count
 
 
@@ -412,8 +409,8 @@ def test_http_errors_name_what_was_wrong(server: ServerProcess) -> None:
     assert socket.next()["code"] == "not_found"
 
 
-def test_a_killed_server_brings_every_table_back(tmp_path: Path) -> None:
-    db = tmp_path / "king.db"
+def test_a_killed_server_brings_every_table_back(database: Database) -> None:
+    db = database
     first = ServerProcess(db, bot_pause=0).start()
     try:
         claim = create(first, ["human", "random", "random", "random"], seed=3)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,12 +19,14 @@ from king.game import Phase
 from king.record import replay
 from king.rules import Declaration, Rules
 from king.server.config import ServerSettings
+from king.server.database import open_store
 from king.server.players import BotRunner
 from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.registry import Registry
-from king.server.store import EventStore, StoreError, StoreLockedError
+from king.server.store import Database, EventStore, StoreError, StoreLockedError
 from king.server.tables import ActionError, Table
 from king.view import SeatView
+from tests.conftest import query
 
 
 class Watcher:
@@ -39,11 +40,11 @@ class Watcher:
         self.texts.append(text)
 
 
-def settings(path: Path) -> ServerSettings:
+def settings(path: Database) -> ServerSettings:
     return ServerSettings(db=path, bot_pause=0, away_after=60)
 
 
-def people_table(store: EventStore, path: Path, seed: int) -> tuple[Table, list[str]]:
+def people_table(store: EventStore, path: Database, seed: int) -> tuple[Table, list[str]]:
     """A table of four people, every seat claimed."""
     table = Table.create(
         "T" + str(seed).rjust(5, "0"),
@@ -72,16 +73,16 @@ def random_moves(table: Table, count: int, rng: random.Random) -> None:
         table.act(seat, action)
 
 
-def restored(store: EventStore, path: Path, table: Table) -> Table:
+def restored(store: EventStore, path: Database, table: Table) -> Table:
     return Table.restore(
         table.id, store.events(table.id), store=store, settings=settings(path), runner=BotRunner(1)
     )
 
 
 @pytest.mark.parametrize("moves", [0, 1, 14, 53, 200, 1100])
-def test_a_table_rebuilt_from_its_log_is_the_same(tmp_path: Path, moves: int) -> None:
-    path = tmp_path / "king.db"
-    store = EventStore(path)
+def test_a_table_rebuilt_from_its_log_is_the_same(database: Database, moves: int) -> None:
+    path = database
+    store = open_store(path)
     table, tokens = people_table(store, path, seed=moves)
     random_moves(table, moves, random.Random(moves))
     again = restored(store, path, table)
@@ -95,9 +96,9 @@ def test_a_table_rebuilt_from_its_log_is_the_same(tmp_path: Path, moves: int) ->
     store.close()
 
 
-def test_refused_actions_write_nothing(tmp_path: Path) -> None:
-    path = tmp_path / "king.db"
-    store = EventStore(path)
+def test_refused_actions_write_nothing(database: Database) -> None:
+    path = database
+    store = open_store(path)
     table, _ = people_table(store, path, seed=3)
     before = len(store.events(table.id))
     declarer = table.game.to_act
@@ -121,9 +122,9 @@ def test_refused_actions_write_nothing(tmp_path: Path) -> None:
     store.close()
 
 
-def test_a_crash_between_the_last_card_and_the_next_deal_is_mended(tmp_path: Path) -> None:
-    path = tmp_path / "king.db"
-    store = EventStore(path)
+def test_a_crash_between_the_last_card_and_the_next_deal_is_mended(database: Database) -> None:
+    path = database
+    store = open_store(path)
     table, _ = people_table(store, path, seed=11)
     rng = random.Random(1)
     while table.game.deal_number == 0:
@@ -132,9 +133,9 @@ def test_a_crash_between_the_last_card_and_the_next_deal_is_mended(tmp_path: Pat
     assert events[-1].kind == "deal"
     hands = events[-1].data["hands"]
     store.close()
-    with sqlite3.connect(path) as db:  # as if the server died before logging the deal
-        db.execute("DELETE FROM events WHERE number = ?", (events[-1].number,))
-    store = EventStore(path)
+    # as if the server died before logging the deal
+    query(path, "DELETE FROM events WHERE number = ?", (events[-1].number,))
+    store = open_store(path)
     again = Table.restore(
         table.id, store.events(table.id), store=store, settings=settings(path), runner=BotRunner(1)
     )
@@ -143,21 +144,21 @@ def test_a_crash_between_the_last_card_and_the_next_deal_is_mended(tmp_path: Pat
     store.close()
 
 
-def test_a_log_that_does_not_replay_is_refused_and_left_alone(tmp_path: Path) -> None:
-    path = tmp_path / "king.db"
-    store = EventStore(path)
+def test_a_log_that_does_not_replay_is_refused_and_left_alone(database: Database) -> None:
+    path = database
+    store = open_store(path)
     table, _ = people_table(store, path, seed=5)
     random_moves(table, 3, random.Random(2))
     good = table.id
     broken, _ = people_table(store, path, seed=6)
     random_moves(broken, 3, random.Random(2))
     store.close()
-    with sqlite3.connect(path) as db:
-        db.execute(
-            "UPDATE events SET data = ? WHERE table_id = ? AND kind = 'play'",
-            ('{"seat": 0, "card": "ZZ"}', broken.id),
-        )
-    store = EventStore(path)
+    query(
+        path,
+        "UPDATE events SET data = ? WHERE table_id = ? AND kind = 'play'",
+        ('{"seat": 0, "card": "ZZ"}', broken.id),
+    )
+    store = open_store(path)
     with pytest.raises(StoreError, match="does not replay"):
         Table.restore(
             broken.id,
@@ -173,29 +174,29 @@ def test_a_log_that_does_not_replay_is_refused_and_left_alone(tmp_path: Path) ->
     store.close()
 
 
-def test_one_process_owns_a_database(tmp_path: Path) -> None:
-    path = tmp_path / "deep" / "folder" / "king.db"
-    store = EventStore(path)
+def test_one_process_owns_a_database(database: Database, tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "folder" / "king.db" if isinstance(database, Path) else database
+    store = open_store(path)
     with pytest.raises(StoreLockedError, match="another king server"):
-        EventStore(path)
+        open_store(path)
     store.close()
-    EventStore(path).close()  # released on close
-    with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    open_store(path).close()  # released on close
+    if isinstance(path, Path):
+        assert query(path, "PRAGMA journal_mode") == [("wal",)]
 
 
 def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "king.db"
     path.write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(StoreError, match="not a usable king database"):
-        EventStore(path)
+        open_store(path)
 
 
-def test_bots_fill_their_seats_and_finish_a_game_off_the_loop(tmp_path: Path) -> None:
-    path = tmp_path / "king.db"
+def test_bots_fill_their_seats_and_finish_a_game_off_the_loop(database: Database) -> None:
+    path = database
 
     async def main() -> Table:
-        store = EventStore(path)
+        store = open_store(path)
         registry = Registry(store, settings(path))
         request = CreateTableRequest(
             seats=[SeatRequest(kind="bot", bot=b) for b in ("random", "rule", "random", "rule")],
@@ -238,11 +239,11 @@ def slow_bot() -> Iterator[str]:
         yield "slow"
 
 
-def test_a_thinking_bot_never_stalls_the_event_loop(tmp_path: Path, slow_bot: str) -> None:
-    path = tmp_path / "king.db"
+def test_a_thinking_bot_never_stalls_the_event_loop(database: Database, slow_bot: str) -> None:
+    path = database
 
     async def main() -> tuple[int, int]:
-        store = EventStore(path)
+        store = open_store(path)
         registry = Registry(store, settings(path))
         bots = [SeatRequest(kind="bot", bot=slow_bot)] * 4
         slow, _, _ = registry.create(CreateTableRequest(seats=bots, seat=None, seed=1))

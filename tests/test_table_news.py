@@ -26,6 +26,7 @@ from king.rules import (
 )
 from king.server.messages import state_message
 from king.server.process import ServerProcess
+from king.server.store import Database
 from tests.test_server_protocol import Peer, create, join, player
 
 
@@ -140,8 +141,8 @@ def test_the_board_shows_who_declared_what_and_what_is_left() -> None:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    db = tmp_path_factory.mktemp("speed") / "king.db"
+def server(module_database: Database) -> Any:
+    db = module_database
     with ServerProcess(db, bot_pause=0.1) as process:
         yield process
 

@@ -157,11 +157,12 @@ def serve_command(
         int, typer.Option("--port", metavar="PORT", min=0, max=65535, help="The port (0-65535).")
     ] = 8000,
     db: Annotated[
-        Path | None,
+        str | None,
         typer.Option(
             "--db",
-            metavar="FILE",
-            help="The SQLite file of the tables (default: the user data folder).",
+            metavar="FILE|URL",
+            help="The SQLite file of the tables (default: the user data folder), or a "
+            "PostgreSQL address: postgresql://USER:PASSWORD@HOST:PORT/NAME.",
         ),
     ] = None,
     bot_pause: Annotated[
@@ -272,8 +273,12 @@ def serve_command(
     from king.server.config import ServerSettings
     from king.server.players import check_bot_spec
     from king.server.run import ServeError, serve
-    from king.server.store import default_db_path
+    from king.server.store import default_db_path, parse_database
 
+    try:
+        database = default_db_path() if db is None else parse_database(db)
+    except ValueError as error:
+        raise _fail(str(error), 2) from None
     try:
         stand_in = check_bot_spec(stand_in)
     except BotSpecError as error:
@@ -281,7 +286,7 @@ def serve_command(
     # The lobby offers the strongest bot first: have it ready before the first table.
     _with_notice(lambda: _build_each([strongest_bot()]), [strongest_bot()])
     settings = ServerSettings(
-        db=db if db is not None else default_db_path(),
+        db=database,
         bot_pause=bot_pause,
         away_after=away_after,
         stand_in=stand_in,
@@ -1103,6 +1108,54 @@ def bench_command(
     width = max(len(k) for k in results)
     for key, value in results.items():
         typer.echo(f"{key:<{width}}  {value:>12,}")
+
+
+db_app = typer.Typer(
+    name="db",
+    help="The server's database: copy its games from one database to another.",
+    no_args_is_help=True,
+)
+app.add_typer(db_app)
+
+
+@db_app.command("copy")
+def db_copy_command(
+    source: Annotated[
+        str, typer.Argument(metavar="FROM", help="The database to copy from: a file or URL.")
+    ],
+    target: Annotated[
+        str, typer.Argument(metavar="TO", help="The database to copy into: a file or URL.")
+    ],
+) -> None:
+    """Copy every table, finished or not, with all its events, from one database to
+    another (a SQLite server's games into PostgreSQL, say).  Tables already in TO are
+    checked to hold the same events and left as they are; run it with both servers
+    stopped, and again as often as you like."""
+    from king.server.database import copy_tables, open_store
+    from king.server.store import StoreError, describe, parse_database
+
+    try:
+        places = parse_database(source), parse_database(target)
+    except ValueError as error:
+        raise _fail(str(error), 2) from None
+    if isinstance(places[0], Path) and not places[0].is_file():
+        raise _fail(f"{places[0]}: no such database file", 1)
+    if describe(places[0]) == describe(places[1]):
+        raise _fail("FROM and TO are the same database", 2)
+    try:
+        stores = [open_store(places[0])]
+        try:
+            stores.append(open_store(places[1]))
+            copied, present = copy_tables(stores[0], stores[1])
+        finally:
+            for store in stores:
+                store.close()
+    except StoreError as error:
+        raise _fail(str(error), 1) from None
+    typer.echo(
+        f"king: copied {copied} tables into {describe(places[1])} "
+        f"({present} were there already, with the same events)"
+    )
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -31,6 +31,7 @@ from king.record import RecordError, ReplayReport, parse, replay, to_record
 from king.server.analysis import Analyses, AnalysisBusyError
 from king.server.board import board_document, checked_analysis
 from king.server.config import ServerSettings
+from king.server.database import open_store
 from king.server.languages import choose_language, language_names, page_messages
 from king.server.players import table_bots
 from king.server.protocol import (
@@ -48,7 +49,7 @@ from king.server.protocol import (
 )
 from king.server.registry import Registry
 from king.server.session import Session
-from king.server.store import EventStore, StoreError
+from king.server.store import EventStore, StoreError, describe
 from king.server.tables import ActionError, Table
 
 __all__ = ["create_app", "WEB_DIR", "MAX_BODY_BYTES"]
@@ -221,14 +222,16 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         own_store = (
-            store if store is not None else EventStore(settings.db, durable=settings.durable)
+            store if store is not None else open_store(settings.db, durable=settings.durable)
         )
         registry = Registry(own_store, settings)
         sweeper: asyncio.Task[None] | None = None
         try:
             restored = registry.restore()
             if restored:
-                log.warning("restored %d unfinished tables from %s", restored, settings.db)
+                log.warning(
+                    "restored %d unfinished tables from %s", restored, describe(settings.db)
+                )
             app.state.registry = registry
             app.state.analyses = Analyses(registry.runner, settings)
             sweeper = asyncio.get_running_loop().create_task(registry.sweep())

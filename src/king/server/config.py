@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from king.i18n import DEFAULT_LANGUAGE, parse_language
+from king.server.store import Database
 
 __all__ = ["ServerSettings"]
 
@@ -21,7 +21,8 @@ class ServerSettings:
     the page's language for a browser that names none of the shipped ones.
     """
 
-    db: Path
+    #: A SQLite file or a PostgreSQL address (``postgresql://…``).
+    db: Database
     bot_pause: float = 0.7
     away_after: float = 45.0
     stand_in: str = "rule"

@@ -1,5 +1,6 @@
 """A king server in a child process, for tests and benchmarks that need the real thing
-(a real uvicorn on 127.0.0.1, a real SQLite file) and need to kill it at will."""
+(a real uvicorn on 127.0.0.1, a real SQLite file or PostgreSQL database) and need to
+kill it at will."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
 from types import TracebackType
+
+from king.server.store import Database
 
 __all__ = ["ServerProcess", "free_port"]
 
@@ -29,16 +33,19 @@ def free_port() -> int:
 class ServerProcess:
     """``king serve`` on 127.0.0.1 in a child process, with its output in ``log``.
 
-    ``start`` returns once ``/api/health`` answers; ``stop`` asks it to finish (SIGTERM)
+    ``db`` is a SQLite file or a PostgreSQL address; ``log`` defaults to a file beside
+    the SQLite file (or in a new temporary folder).  ``start`` returns once
+    ``/api/health`` answers; ``stop`` asks it to finish (SIGTERM)
     and ``kill`` ends it at once (SIGKILL), as a crash would.  The port is kept, so a
     restarted server answers at the same address.
     """
 
     def __init__(
         self,
-        db: Path,
+        db: Database,
         *,
         port: int | None = None,
+        log: Path | None = None,
         bot_pause: float = 0.0,
         away_after: float = 45.0,
         stand_in: str = "random",
@@ -47,7 +54,11 @@ class ServerProcess:
     ) -> None:
         self.db = db
         self.port = port if port is not None else free_port()
-        self.log = db.with_name(db.name + f".{self.port}.log")
+        if log is None:
+            folder = db.parent if isinstance(db, Path) else Path(tempfile.mkdtemp("king-log-"))
+            name = db.name if isinstance(db, Path) else "server"
+            log = folder / f"{name}.{self.port}.log"
+        self.log = log
         self._args = [
             sys.executable,
             "-m",

@@ -21,9 +21,10 @@ from king.jsontext import loads
 from king.rules import Rules
 from king.server.app import create_app
 from king.server.config import ServerSettings
+from king.server.database import open_store
 from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.registry import Registry
-from king.server.store import EventStore, StoreError, StoreLockedError
+from king.server.store import EventStore, StoreError, StoreLockedError, describe
 
 __all__ = [
     "ClientFaultFilter",
@@ -89,7 +90,7 @@ def _url(sock: socket.socket) -> str:
 
 def _open_store(settings: ServerSettings) -> EventStore:
     try:
-        return EventStore(settings.db, durable=settings.durable)
+        return open_store(settings.db, durable=settings.durable)
     except StoreError as error:
         raise ServeError(str(error)) from None
 
@@ -137,7 +138,7 @@ def serve(
     url = _url(sock)
 
     def ready(registry: Registry) -> None:
-        echo(f"king: serving tables at {url}/ (database {settings.db}); Ctrl-C stops")
+        echo(f"king: serving tables at {url}/ (database {describe(settings.db)}); Ctrl-C stops")
         sys.stdout.flush()
 
     _run(settings, sock, ready, log_level)
@@ -161,10 +162,15 @@ def run_local(
     ``king`` already serves this database, its table is opened instead (a new one there
     with ``new``).  ``hints`` lets a new game's person ask the engine for hints."""
     settings = settings.unbounded()  # only its owner reaches it: no limits on visitors
+    if not isinstance(settings.db, Path):
+        raise ServeError(
+            "the local game keeps its games in a SQLite file; a postgresql:// database "
+            "is for king serve"
+        )
     saved = settings.db.with_name("local-table.json")
     running = settings.db.with_name("local-server.json")
     try:
-        store = EventStore(settings.db, durable=settings.durable)
+        store = open_store(settings.db, durable=settings.durable)
     except StoreLockedError as error:
         address = _join_running(running, saved, bots, rules, new, language, hints)
         if address is None:

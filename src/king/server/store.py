@@ -1,48 +1,42 @@
-"""The event log: every table's events, appended to SQLite (WAL) before they are answered.
+"""The event log: every table's events, appended before they are answered.
 
 A table is the fold of its events (``table``, ``join``, ``start``, ``deal``, ``declare``,
 ``play``), so the log is all the server needs to bring every unfinished table back after
-a crash.  Events are numbered per table from 0; the primary key refuses a gap-free
-number twice, so two writers can never interleave one table's events.  One process owns
-the file: a lock beside it makes a second server fail at once instead of corrupting
-the tables the first one holds in memory.
+a crash.  Events are numbered per table from 0; the key (table, number) refuses a number
+twice, so two writers can never interleave one table's events.
+
+The log lives in SQLite (the embedded default, :mod:`king.server.store_sqlite`) or in
+PostgreSQL (:mod:`king.server.store_postgres`, for servers past one machine); both keep
+the :class:`EventStore` interface, and the server above it does not know which it has.
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import sqlite3
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+import urllib.parse
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, Protocol
 
 from king.jsontext import JSONTextError, loads
 
-__all__ = ["EventStore", "StoreError", "StoreLockedError", "StoredEvent", "default_db_path"]
+__all__ = [
+    "Database",
+    "EventStore",
+    "StoreError",
+    "StoreLockedError",
+    "StoredEvent",
+    "StoredTable",
+    "default_db_path",
+    "describe",
+    "parse_database",
+]
 
-_SCHEMA_VERSION = 1
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id       TEXT PRIMARY KEY,
-    status   TEXT NOT NULL,
-    created  REAL NOT NULL,
-    updated  REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    number   INTEGER NOT NULL,
-    kind     TEXT NOT NULL,
-    data     TEXT NOT NULL,
-    at       REAL NOT NULL,
-    PRIMARY KEY (table_id, number)
-);
-CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status, updated);
-"""
+#: Where a log lives: a SQLite file, or a PostgreSQL address (``postgresql://…``).
+Database = Path | str
+
+_POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
 class StoreError(RuntimeError):
@@ -63,69 +57,27 @@ class StoredEvent:
     at: float
 
 
-def default_db_path() -> Path:
-    """``$XDG_DATA_HOME/king/king.db`` (``~/.local/share/king/king.db`` by default)."""
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "king" / "king.db"
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    """One table's row in the lobby's index: its status and when it was made and last
+    active (seconds since the epoch)."""
+
+    id: str
+    status: str
+    created: float
+    updated: float
 
 
-class EventStore:
-    """The SQLite event log of one server process.
+class EventStore(Protocol):
+    """The event log of one server process."""
 
-    ``durable=True`` asks SQLite to sync every commit to the disk (``synchronous=FULL``);
-    the default (``NORMAL`` in WAL mode) already survives the process being killed at
-    any moment, and loses at most the last commits on a power cut.
-    """
-
-    def __init__(self, path: Path, *, durable: bool = False) -> None:
-        self.path = path
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise StoreError(f"cannot create the folder {path.parent}: {error.strerror}") from None
-        self._lock = _lock(path)
-        try:
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, _SCHEMA_VERSION):
-                raise StoreError(
-                    f"{path} was written by a newer king (schema {version}); upgrade king"
-                )
-            self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version={_SCHEMA_VERSION}")
-        except sqlite3.DatabaseError as error:
-            self._lock.close()
-            raise StoreError(f"{path} is not a usable king database: {error}") from None
-
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
-        except sqlite3.Error as error:
-            raise StoreError(f"the event log {self.path} could not be written: {error}") from None
+    #: Where the log is, for messages (a PostgreSQL address without its password).
+    where: str
 
     def create_table(self, table_id: str, data: dict[str, Any]) -> float:
-        """Record a new table with its first event (number 0, kind ``table``)."""
-        now = time.time()
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO tables (id, status, created, updated) VALUES (?, 'waiting', ?, ?)",
-                (table_id, now, now),
-            )
-            db.execute(
-                "INSERT INTO events (table_id, number, kind, data, at) VALUES (?, 0, ?, ?, ?)",
-                (table_id, "table", _dumps(data), now),
-            )
-        return now
+        """Record a new table with its first event (number 0, kind ``table``); returns
+        the time it was made."""
+        ...
 
     def append(
         self,
@@ -137,92 +89,101 @@ class EventStore:
     ) -> None:
         """Append event ``number`` to a table's log (and set its status), durably,
         before anyone is told of it.  Raises :class:`StoreError` if it cannot."""
-        now = time.time()
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO events (table_id, number, kind, data, at) VALUES (?, ?, ?, ?, ?)",
-                (table_id, number, kind, _dumps(data), now),
-            )
-            if status is None:
-                db.execute("UPDATE tables SET updated = ? WHERE id = ?", (now, table_id))
-            else:
-                db.execute(
-                    "UPDATE tables SET updated = ?, status = ? WHERE id = ?",
-                    (now, status, table_id),
-                )
+        ...
 
     def set_status(self, table_id: str, status: str) -> None:
-        """Set a table's status (``waiting``, ``playing``, ``over``) for the lobby."""
-        with self._transaction() as db:
-            db.execute(
-                "UPDATE tables SET status = ?, updated = ? WHERE id = ?",
-                (status, time.time(), table_id),
-            )
+        """Set a table's status (``waiting``, ``playing``, ``over``, ``closed``)."""
+        ...
 
     def events(self, table_id: str) -> list[StoredEvent]:
         """A table's events in order (empty for an unknown table)."""
-        try:
-            rows = self._db.execute(
-                "SELECT number, kind, data, at FROM events WHERE table_id = ? ORDER BY number",
-                (table_id,),
-            ).fetchall()
-        except sqlite3.Error as error:
-            raise StoreError(f"the event log {self.path} could not be read: {error}") from None
-        events = []
-        for expected, (number, kind, data, at) in enumerate(rows):
-            if number != expected:
-                raise StoreError(f"table {table_id}: event {expected} is missing from the log")
-            try:
-                parsed = loads(data)
-            except JSONTextError as error:
-                raise StoreError(f"table {table_id}: event {number} is not JSON: {error}") from None
-            if not isinstance(parsed, dict):
-                raise StoreError(f"table {table_id}: event {number} is not a JSON object")
-            events.append(StoredEvent(number, kind, parsed, at))
-        return events
+        ...
 
     def table_ids(self, status: str, limit: int | None = None) -> list[str]:
         """Ids of the tables with this status, the most recently active first."""
-        query = "SELECT id FROM tables WHERE status = ? ORDER BY updated DESC"
-        params: tuple[Any, ...] = (status,)
-        if limit is not None:
-            query += " LIMIT ?"
-            params = (status, limit)
-        try:
-            return [row[0] for row in self._db.execute(query, params)]
-        except sqlite3.Error as error:
-            raise StoreError(f"the event log {self.path} could not be read: {error}") from None
+        ...
+
+    def tables(self) -> list[StoredTable]:
+        """Every table of the log, the oldest first."""
+        ...
 
     def exists(self, table_id: str) -> bool:
         """Whether a table of this id was ever created."""
-        row = self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
-        return row is not None
+        ...
+
+    def add_table(self, table: StoredTable, events: list[StoredEvent]) -> None:
+        """Add a whole table with its events as they are (copying a log to another)."""
+        ...
 
     def close(self) -> None:
-        """Close the database and release the lock; idempotent."""
-        try:
-            self._db.close()
-        finally:
-            self._lock.close()
+        """Close the log and release what it holds; idempotent."""
+        ...
 
 
-def _dumps(data: dict[str, Any]) -> str:
+def default_db_path() -> Path:
+    """``$XDG_DATA_HOME/king/king.db`` (``~/.local/share/king/king.db`` by default)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "king" / "king.db"
+
+
+def parse_database(text: str) -> Database:
+    """A ``--db`` value: a PostgreSQL address (``postgresql://user@host/name``) or the
+    path of a SQLite file.  Raises ``ValueError`` for an address of another kind.
+
+    >>> parse_database("postgresql://king@db.example/king")
+    'postgresql://king@db.example/king'
+    >>> parse_database("games/king.db")
+    PosixPath('games/king.db')
+    """
+    scheme, colon, _ = text.partition("://")
+    if colon and scheme.lower() in _POSTGRES_SCHEMES:
+        return text
+    if colon and scheme.isalpha():
+        raise ValueError(
+            f"--db takes a SQLite file or a postgresql:// address, not a {scheme}:// address"
+        )
+    if not text:
+        raise ValueError("--db needs a file or a postgresql:// address")
+    return Path(text)
+
+
+def describe(database: Database) -> str:
+    """The database for messages and logs: a path as it is, an address without its
+    password.
+
+    >>> describe("postgresql://king:secret@db.example:5432/king")
+    'postgresql://king@db.example:5432/king'
+    """
+    if isinstance(database, Path):
+        return str(database)
+    parts = urllib.parse.urlsplit(database)
+    if parts.password is None:
+        return database
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    user = f"{parts.username}@" if parts.username else ""
+    port = f":{parts.port}" if parts.port is not None else ""
+    return urllib.parse.urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
+
+
+def dumps(data: dict[str, Any]) -> str:
+    """An event's data as it is stored: compact JSON text."""
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def _lock(path: Path) -> IO[str]:
-    """Hold an exclusive lock on ``PATH.lock`` for as long as the file stays open (the
-    system releases it when the process dies, however it dies)."""
-    lock_path = path.with_name(path.name + ".lock")
-    try:
-        handle = lock_path.open("a", encoding="utf-8")
-    except OSError as error:
-        raise StoreError(f"cannot open {lock_path}: {error.strerror}") from None
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        handle.close()
-        raise StoreLockedError(
-            f"another king server is using {path}; stop it or choose another file with --db"
-        ) from None
-    return handle
+def parse_events(table_id: str, rows: list[tuple[int, str, str, float]]) -> list[StoredEvent]:
+    """A table's stored rows (number, kind, JSON text, time) as events, checking that no
+    number is missing and every data is a JSON object."""
+    events = []
+    for expected, (number, kind, data, at) in enumerate(rows):
+        if number != expected:
+            raise StoreError(f"table {table_id}: event {expected} is missing from the log")
+        try:
+            parsed = loads(data)
+        except JSONTextError as error:
+            raise StoreError(f"table {table_id}: event {number} is not JSON: {error}") from None
+        if not isinstance(parsed, dict):
+            raise StoreError(f"table {table_id}: event {number} is not a JSON object")
+        events.append(StoredEvent(number, kind, parsed, float(at)))
+    return events

@@ -1,0 +1,205 @@
+"""Real PostgreSQL servers in child processes, for the tests and benchmarks that run the
+king server past one machine: started on 127.0.0.1 on a free port in a folder of their
+own, stopped (and the folder removed) when done.
+
+Debian's ``postgresql`` package provides the programs (``initdb`` and ``postgres`` under
+``/usr/lib/postgresql/*/bin``).  PostgreSQL refuses to run as root, so under root the
+server runs as the ``postgres`` user the package creates.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from king.server.process import free_port
+
+__all__ = ["PostgresServer", "ServiceMissingError", "postgres_programs"]
+
+
+class ServiceMissingError(RuntimeError):
+    """A server program is not installed; the message says how to install it."""
+
+
+def postgres_programs() -> Path:
+    """The folder of PostgreSQL's server programs (the newest installed version)."""
+    found = sorted(
+        Path("/usr/lib/postgresql").glob("*/bin/postgres"),
+        key=lambda path: int(path.parts[-3]) if path.parts[-3].isdigit() else 0,
+    )
+    if not found:
+        on_path = shutil.which("postgres")
+        if on_path is None:
+            raise ServiceMissingError("PostgreSQL is not installed: apt-get install -y postgresql")
+        return Path(on_path).parent
+    return found[-1].parent
+
+
+class PostgresServer:
+    """A throwaway PostgreSQL server: user ``king``, no password (trust on 127.0.0.1),
+    one database per :meth:`create_database`.
+
+    ``fsync`` is off: these servers hold test data only, and a king server killed with
+    ``kill -9`` loses nothing either way (it is the king process that dies, not this).
+    """
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port if port is not None else free_port()
+        self.folder: Path | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+        self._databases = 0
+
+    def address(self, database: str = "postgres") -> str:
+        """The address of one of this server's databases."""
+        return f"postgresql://king@127.0.0.1:{self.port}/{database}"
+
+    def start(self, timeout: float = 60.0) -> PostgresServer:
+        """Make the cluster and start the server; returns once it accepts connections."""
+        programs = postgres_programs()
+        folder = Path(tempfile.mkdtemp(prefix="king-postgres-"))
+        self.folder = folder
+        owner = _owner()
+        if owner is not None:
+            os.chown(folder, owner.pw_uid, owner.pw_gid)
+        data = folder / "data"
+        as_owner: dict[str, Any] = (
+            {} if owner is None else {"user": owner.pw_uid, "group": owner.pw_gid}
+        )
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C.UTF-8"}
+        made = subprocess.run(
+            [
+                str(programs / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                "king",
+                "-A",
+                "trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ],
+            capture_output=True,
+            env=env,
+            cwd=folder,
+            check=False,
+            **as_owner,
+        )
+        if made.returncode != 0:
+            self.stop()
+            raise RuntimeError(f"initdb failed:\n{made.stdout.decode()}{made.stderr.decode()}")
+        log = folder / "postgres.log"
+        with log.open("ab") as output:
+            if owner is not None:
+                os.chown(log, owner.pw_uid, owner.pw_gid)
+            self._process = subprocess.Popen(
+                [
+                    str(programs / "postgres"),
+                    "-D",
+                    str(data),
+                    "-p",
+                    str(self.port),
+                    "-k",
+                    str(folder),
+                    "-c",
+                    "listen_addresses=127.0.0.1",
+                    "-c",
+                    "fsync=off",
+                    "-c",
+                    "full_page_writes=off",
+                    "-c",
+                    "max_connections=200",
+                ],
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=env,
+                cwd=folder,
+                **as_owner,
+            )
+        self._wait(timeout)
+        return self
+
+    def _wait(self, timeout: float) -> None:
+        import psycopg
+
+        deadline = time.monotonic() + timeout
+        while True:
+            process = self._process
+            if process is None or process.poll() is not None:
+                raise RuntimeError(f"PostgreSQL exited at start:\n{self.output()}")
+            try:
+                psycopg.connect(self.address(), connect_timeout=2).close()
+                return
+            except psycopg.OperationalError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(
+                        f"PostgreSQL did not answer within {timeout} s:\n{self.output()}"
+                    ) from None
+                time.sleep(0.1)
+
+    def create_database(self, name: str | None = None) -> str:
+        """A new empty database; returns its address."""
+        import psycopg
+
+        self._databases += 1
+        name = name or f"king_{self._databases}"
+        with psycopg.connect(self.address(), autocommit=True) as db:
+            db.execute(f'CREATE DATABASE "{name}"')
+        return self.address(name)
+
+    def output(self) -> str:
+        """What the server logged so far."""
+        if self.folder is None:
+            return ""
+        try:
+            return (self.folder / "postgres.log").read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        """Stop the server (a fast shutdown) and remove its folder; idempotent."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+    def __enter__(self) -> PostgresServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def _owner() -> pwd.struct_passwd | None:
+    """The user to run PostgreSQL as: ``postgres`` under root, else nobody else."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        return pwd.getpwnam("postgres")
+    except KeyError:
+        raise ServiceMissingError(
+            "PostgreSQL refuses to run as root and there is no postgres user: "
+            "apt-get install -y postgresql creates it"
+        ) from None

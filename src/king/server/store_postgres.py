@@ -1,0 +1,292 @@
+"""The PostgreSQL event log: one row per event, unique per table and number, for servers
+past one machine.
+
+An event is appended in its own transaction, and :meth:`PostgresEventStore.append`
+returns only once it has committed, so an acknowledged move is in the database.  The
+schema is versioned (``king_schema``) and migrated in place under an advisory lock, so
+processes starting together never migrate twice.  Without a lease service a server
+must be the only one on its database: it holds a session advisory lock for as long as
+it is connected, and a second one fails at once (``exclusive=False`` leaves it out, for
+tools that only read or copy).
+
+psycopg (``pip install "king[postgres]"``) is imported only when a PostgreSQL address
+is given.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from king.server.store import (
+    StoredEvent,
+    StoredTable,
+    StoreError,
+    StoreLockedError,
+    describe,
+    dumps,
+    parse_events,
+)
+
+if TYPE_CHECKING:
+    import psycopg
+
+__all__ = ["MIGRATIONS", "PostgresEventStore"]
+
+T = TypeVar("T")
+
+#: The schema, one step per version: a database at version n runs steps n+1 onwards.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE king_tables (
+        id       TEXT PRIMARY KEY,
+        status   TEXT NOT NULL,
+        created  DOUBLE PRECISION NOT NULL,
+        updated  DOUBLE PRECISION NOT NULL,
+        fence    BIGINT NOT NULL DEFAULT 0
+    );
+    CREATE TABLE king_events (
+        table_id TEXT NOT NULL REFERENCES king_tables(id),
+        number   INTEGER NOT NULL,
+        kind     TEXT NOT NULL,
+        data     TEXT NOT NULL,
+        at       DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (table_id, number)
+    );
+    CREATE INDEX king_tables_by_status ON king_tables(status, updated);
+    """,
+)
+
+#: Advisory lock keys (any two 64-bit numbers no other program is likely to use).
+_MIGRATION_LOCK = 0x6B696E67_00000001
+_SERVER_LOCK = 0x6B696E67_00000002
+
+
+class PostgresEventStore:
+    """The event log of one server process in a PostgreSQL database."""
+
+    def __init__(self, address: str, *, exclusive: bool = True, timeout: float = 10.0) -> None:
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError(
+                'a postgresql:// database needs psycopg: pip install "king[postgres]"'
+            ) from None
+        del psycopg  # imported where it is used; here only to fail early
+        self._address = address
+        self._exclusive = exclusive
+        self._timeout = timeout
+        self.where = describe(address)
+        self._mutex = threading.Lock()
+        self._db: psycopg.Connection[Any] | None = None
+        self._closed = False
+        with self._mutex:
+            self._connection()
+
+    def _connection(self) -> psycopg.Connection[Any]:
+        """The open connection, made afresh (schema checked, lock taken) if it was lost."""
+        if self._closed:
+            raise StoreError(f"the event log {self.where} is closed")
+        current = self._db
+        if current is not None and not current.closed and not current.broken:
+            return current
+        import psycopg
+
+        try:
+            db: psycopg.Connection[Any] = psycopg.connect(
+                self._address,
+                autocommit=True,
+                connect_timeout=max(1, round(self._timeout)),
+                application_name="king",
+            )
+        except psycopg.Error as error:
+            raise StoreError(f"cannot connect to {self.where}: {_reason(error)}") from None
+        try:
+            _migrate(db, self.where)
+            if self._exclusive:
+                row = db.execute("SELECT pg_try_advisory_lock(%s)", (_SERVER_LOCK,)).fetchone()
+                if row is None or not row[0]:
+                    raise StoreLockedError(
+                        f"another king server is using {self.where}; stop it first "
+                        "(one server per database)"
+                    )
+        except BaseException:
+            db.close()
+            raise
+        self._db = db
+        return db
+
+    def _run(self, action: str, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """Run ``work`` in one transaction; a database error becomes a
+        :class:`StoreError` that says what failed (the connection is made afresh next
+        time if it was lost)."""
+        import psycopg
+
+        with self._mutex:
+            db = self._connection()
+            try:
+                with db.transaction():
+                    return work(db)
+            except psycopg.Error as error:
+                raise StoreError(
+                    f"the event log {self.where} could not be {action}: {_reason(error)}"
+                ) from None
+
+    def create_table(self, table_id: str, data: dict[str, Any]) -> float:
+        now = time.time()
+
+        def work(db: psycopg.Connection[Any]) -> None:
+            db.execute(
+                "INSERT INTO king_tables (id, status, created, updated) "
+                "VALUES (%s, 'waiting', %s, %s)",
+                (table_id, now, now),
+            )
+            db.execute(
+                "INSERT INTO king_events (table_id, number, kind, data, at) "
+                "VALUES (%s, 0, 'table', %s, %s)",
+                (table_id, dumps(data), now),
+            )
+
+        self._run("written", work)
+        return now
+
+    def append(
+        self,
+        table_id: str,
+        number: int,
+        kind: str,
+        data: dict[str, Any],
+        status: str | None = None,
+    ) -> None:
+        now = time.time()
+
+        def work(db: psycopg.Connection[Any]) -> None:
+            db.execute(
+                "INSERT INTO king_events (table_id, number, kind, data, at) "
+                "VALUES (%s, %s, %s, %s, %s)",
+                (table_id, number, kind, dumps(data), now),
+            )
+            db.execute(
+                "UPDATE king_tables SET updated = %s, status = COALESCE(%s, status) WHERE id = %s",
+                (now, status, table_id),
+            )
+
+        self._run("written", work)
+
+    def set_status(self, table_id: str, status: str) -> None:
+        self._run(
+            "written",
+            lambda db: db.execute(
+                "UPDATE king_tables SET status = %s, updated = %s WHERE id = %s",
+                (status, time.time(), table_id),
+            ),
+        )
+
+    def events(self, table_id: str) -> list[StoredEvent]:
+        rows = self._run(
+            "read",
+            lambda db: db.execute(
+                "SELECT number, kind, data, at FROM king_events WHERE table_id = %s "
+                "ORDER BY number",
+                (table_id,),
+            ).fetchall(),
+        )
+        return parse_events(table_id, rows)
+
+    def table_ids(self, status: str, limit: int | None = None) -> list[str]:
+        rows = self._run(
+            "read",
+            lambda db: db.execute(
+                "SELECT id FROM king_tables WHERE status = %s ORDER BY updated DESC LIMIT %s",
+                (status, limit),
+            ).fetchall(),
+        )
+        return [row[0] for row in rows]
+
+    def tables(self) -> list[StoredTable]:
+        rows = self._run(
+            "read",
+            lambda db: db.execute(
+                "SELECT id, status, created, updated FROM king_tables ORDER BY created, id"
+            ).fetchall(),
+        )
+        return [StoredTable(*row) for row in rows]
+
+    def exists(self, table_id: str) -> bool:
+        row = self._run(
+            "read",
+            lambda db: db.execute(
+                "SELECT 1 FROM king_tables WHERE id = %s", (table_id,)
+            ).fetchone(),
+        )
+        return row is not None
+
+    def add_table(self, table: StoredTable, events: list[StoredEvent]) -> None:
+        def work(db: psycopg.Connection[Any]) -> None:
+            db.execute(
+                "INSERT INTO king_tables (id, status, created, updated) VALUES (%s, %s, %s, %s)",
+                (table.id, table.status, table.created, table.updated),
+            )
+            with db.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO king_events (table_id, number, kind, data, at) "
+                    "VALUES (%s, %s, %s, %s, %s)",
+                    [(table.id, e.number, e.kind, dumps(e.data), e.at) for e in events],
+                )
+
+        self._run("written", work)
+
+    def close(self) -> None:
+        """Close the connection (which releases the server lock); idempotent."""
+        with self._mutex:
+            self._closed = True
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+
+def schema_version(db: psycopg.Connection[Any]) -> int:
+    """The version of king's schema in this database (0: none yet)."""
+    row = db.execute("SELECT to_regclass('king_schema') IS NOT NULL").fetchone()
+    if row is None or not row[0]:
+        return 0
+    row = db.execute("SELECT max(version) FROM king_schema").fetchone()
+    return 0 if row is None or row[0] is None else int(row[0])
+
+
+def _migrate(db: psycopg.Connection[Any], where: str) -> None:
+    """Bring the schema to this version of king, one step per transaction, under an
+    advisory lock so that two processes starting together take turns."""
+    with _transaction(db):
+        db.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+        version = schema_version(db)
+        if version > len(MIGRATIONS):
+            raise StoreError(
+                f"{where} was written by a newer king (schema {version}); upgrade king"
+            )
+        if version == 0:
+            db.execute("CREATE TABLE king_schema (version INTEGER NOT NULL, at DOUBLE PRECISION)")
+        for number in range(version + 1, len(MIGRATIONS) + 1):
+            db.execute(MIGRATIONS[number - 1])
+            db.execute(
+                "INSERT INTO king_schema (version, at) VALUES (%s, %s)", (number, time.time())
+            )
+
+
+@contextmanager
+def _transaction(db: psycopg.Connection[Any]) -> Iterator[None]:
+    import psycopg
+
+    try:
+        with db.transaction():
+            yield
+    except psycopg.Error as error:
+        raise StoreError(f"cannot set up the database: {_reason(error)}") from None
+
+
+def _reason(error: Exception) -> str:
+    """A database error in one line (psycopg's messages may span several)."""
+    return " ".join(str(error).split()) or type(error).__name__

@@ -1,0 +1,213 @@
+"""The SQLite event log (WAL): the embedded default, one server process per file.
+
+One process owns the file: a lock beside it makes a second server fail at once instead
+of corrupting the tables the first one holds in memory.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+from king.server.store import (
+    StoredEvent,
+    StoredTable,
+    StoreError,
+    StoreLockedError,
+    dumps,
+    parse_events,
+)
+
+__all__ = ["SqliteEventStore"]
+
+_SCHEMA_VERSION = 1
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id       TEXT PRIMARY KEY,
+    status   TEXT NOT NULL,
+    created  REAL NOT NULL,
+    updated  REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    number   INTEGER NOT NULL,
+    kind     TEXT NOT NULL,
+    data     TEXT NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status, updated);
+"""
+
+
+class SqliteEventStore:
+    """The SQLite event log of one server process.
+
+    ``durable=True`` asks SQLite to sync every commit to the disk (``synchronous=FULL``);
+    the default (``NORMAL`` in WAL mode) already survives the process being killed at
+    any moment, and loses at most the last commits on a power cut.
+    """
+
+    def __init__(self, path: Path, *, durable: bool = False) -> None:
+        self.path = path
+        self.where = str(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"cannot create the folder {path.parent}: {error.strerror}") from None
+        self._lock = _lock(path)
+        try:
+            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version not in (0, _SCHEMA_VERSION):
+                raise StoreError(
+                    f"{path} was written by a newer king (schema {version}); upgrade king"
+                )
+            self._db.executescript(_SCHEMA)
+            self._db.execute(f"PRAGMA user_version={_SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as error:
+            self._lock.close()
+            raise StoreError(f"{path} is not a usable king database: {error}") from None
+        except StoreError:
+            self._lock.close()
+            raise
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.Error as error:
+            raise StoreError(f"the event log {self.path} could not be written: {error}") from None
+
+    def create_table(self, table_id: str, data: dict[str, Any]) -> float:
+        """Record a new table with its first event (number 0, kind ``table``)."""
+        now = time.time()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO tables (id, status, created, updated) VALUES (?, 'waiting', ?, ?)",
+                (table_id, now, now),
+            )
+            db.execute(
+                "INSERT INTO events (table_id, number, kind, data, at) VALUES (?, 0, ?, ?, ?)",
+                (table_id, "table", dumps(data), now),
+            )
+        return now
+
+    def append(
+        self,
+        table_id: str,
+        number: int,
+        kind: str,
+        data: dict[str, Any],
+        status: str | None = None,
+    ) -> None:
+        """Append event ``number`` to a table's log (and set its status), durably,
+        before anyone is told of it.  Raises :class:`StoreError` if it cannot."""
+        now = time.time()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO events (table_id, number, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                (table_id, number, kind, dumps(data), now),
+            )
+            if status is None:
+                db.execute("UPDATE tables SET updated = ? WHERE id = ?", (now, table_id))
+            else:
+                db.execute(
+                    "UPDATE tables SET updated = ?, status = ? WHERE id = ?",
+                    (now, status, table_id),
+                )
+
+    def set_status(self, table_id: str, status: str) -> None:
+        """Set a table's status (``waiting``, ``playing``, ``over``) for the lobby."""
+        with self._transaction() as db:
+            db.execute(
+                "UPDATE tables SET status = ?, updated = ? WHERE id = ?",
+                (status, time.time(), table_id),
+            )
+
+    def events(self, table_id: str) -> list[StoredEvent]:
+        """A table's events in order (empty for an unknown table)."""
+        try:
+            rows = self._db.execute(
+                "SELECT number, kind, data, at FROM events WHERE table_id = ? ORDER BY number",
+                (table_id,),
+            ).fetchall()
+        except sqlite3.Error as error:
+            raise StoreError(f"the event log {self.path} could not be read: {error}") from None
+        return parse_events(table_id, rows)
+
+    def table_ids(self, status: str, limit: int | None = None) -> list[str]:
+        """Ids of the tables with this status, the most recently active first."""
+        query = "SELECT id FROM tables WHERE status = ? ORDER BY updated DESC"
+        params: tuple[Any, ...] = (status,)
+        if limit is not None:
+            query += " LIMIT ?"
+            params = (status, limit)
+        try:
+            return [row[0] for row in self._db.execute(query, params)]
+        except sqlite3.Error as error:
+            raise StoreError(f"the event log {self.path} could not be read: {error}") from None
+
+    def tables(self) -> list[StoredTable]:
+        """Every table of the log, the oldest first."""
+        query = "SELECT id, status, created, updated FROM tables ORDER BY created, id"
+        try:
+            return [StoredTable(*row) for row in self._db.execute(query)]
+        except sqlite3.Error as error:
+            raise StoreError(f"the event log {self.path} could not be read: {error}") from None
+
+    def add_table(self, table: StoredTable, events: list[StoredEvent]) -> None:
+        """Add a whole table with its events as they are, in one transaction."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO tables (id, status, created, updated) VALUES (?, ?, ?, ?)",
+                (table.id, table.status, table.created, table.updated),
+            )
+            db.executemany(
+                "INSERT INTO events (table_id, number, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                [(table.id, e.number, e.kind, dumps(e.data), e.at) for e in events],
+            )
+
+    def exists(self, table_id: str) -> bool:
+        """Whether a table of this id was ever created."""
+        row = self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return row is not None
+
+    def close(self) -> None:
+        """Close the database and release the lock; idempotent."""
+        try:
+            self._db.close()
+        finally:
+            self._lock.close()
+
+
+def _lock(path: Path) -> IO[str]:
+    """Hold an exclusive lock on ``PATH.lock`` for as long as the file stays open (the
+    system releases it when the process dies, however it dies)."""
+    lock_path = path.with_name(path.name + ".lock")
+    try:
+        handle = lock_path.open("a", encoding="utf-8")
+    except OSError as error:
+        raise StoreError(f"cannot open {lock_path}: {error.strerror}") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StoreLockedError(
+            f"another king server is using {path}; stop it or choose another file with --db"
+        ) from None
+    return handle
