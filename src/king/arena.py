@@ -9,14 +9,16 @@ Scores are reported per bot name (a name in several seats counts once): in games
 points per game; in deals mode, points per deal above par, par being the contract's
 total divided by four (so a table of equal players averages 0 in both modes).  The 95%
 interval comes from the per-set means, which are independent; the figures do not
-depend on ``jobs``.
+depend on ``jobs``, nor on whether the sets run as tasks on a Ray cluster (``ray``).
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import multiprocessing
 import random
+import socket
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -33,6 +35,7 @@ __all__ = [
     "ArenaConfig",
     "ArenaReport",
     "BotStats",
+    "ClusterError",
     "PlayResult",
     "deal_declaration",
     "play_set",
@@ -45,7 +48,12 @@ Mode = Literal["games", "deals"]
 @dataclass(frozen=True, slots=True)
 class ArenaConfig:
     """What to play: four bot specifications in seat order, the mode and count, the
-    seed that makes the deals, the rules, and the time limit for external bots."""
+    seed that makes the deals, the rules, and the time limit for external bots.
+
+    Where the sets are played changes no figure: in this process (``jobs=1``), in
+    ``jobs`` processes, or as tasks on the Ray cluster at ``ray`` (``"auto"``: the one
+    this machine has joined, or ``RAY_ADDRESS``; else its address).
+    """
 
     bots: tuple[str, str, str, str]
     mode: Mode = "deals"
@@ -54,6 +62,7 @@ class ArenaConfig:
     rules: Rules = field(default_factory=Rules)
     jobs: int = 1
     bot_timeout: float = 5.0
+    ray: str | None = None
 
     def __post_init__(self) -> None:
         if len(self.bots) != 4:
@@ -64,6 +73,8 @@ class ArenaConfig:
             raise ValueError("the number of games or deals must be at least 1")
         if self.jobs < 1:
             raise ValueError("jobs must be at least 1")
+        if self.ray is not None and not self.ray.strip():
+            raise ValueError("the Ray address is 'auto' or a cluster's address, not empty")
 
 
 @dataclass(slots=True)
@@ -293,8 +304,15 @@ def _abbrev(contract: str) -> str:
     }[contract]
 
 
+class ClusterError(RuntimeError):
+    """The Ray cluster could not be reached or used; the message says what and how."""
+
+
 def _results(config: ArenaConfig) -> Iterator[list[PlayResult]]:
     indices = range(config.count)
+    if config.ray is not None:
+        yield from _ray_results(config)
+        return
     if config.jobs == 1:
         for index in indices:
             yield play_set(config, index)
@@ -305,6 +323,50 @@ def _results(config: ArenaConfig) -> Iterator[list[PlayResult]]:
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=config.jobs, mp_context=context) as pool:
         yield from pool.map(play_set, [config] * config.count, indices, chunksize=1)
+
+
+def _ray_results(config: ArenaConfig) -> Iterator[list[PlayResult]]:
+    """The sets as Ray tasks, one per set, all submitted at once and read back in order
+    (so the report is the same as from one process).  Ray is imported only here."""
+    try:
+        import ray
+    except ImportError:
+        raise ClusterError('--ray needs Ray: pip install "king[cluster]"') from None
+    address = config.ray
+    assert address is not None
+    _check_reachable(address)
+    try:
+        if not ray.is_initialized():
+            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
+    except (ConnectionError, RuntimeError, ValueError) as error:
+        raise ClusterError(f"cannot join the Ray cluster at {address}: {error}") from None
+    task = ray.remote(num_cpus=1, max_retries=2)(play_set)
+    pending = [task.remote(config, index) for index in range(config.count)]
+    try:
+        for reference in pending:
+            result: list[PlayResult] = ray.get(reference)
+            yield result
+    finally:
+        for reference in pending:
+            ray.cancel(reference, force=True)
+
+
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Fail at once when nothing listens at a cluster's ``host:port`` (Ray itself would
+    retry for minutes); ``auto`` is left to Ray, which answers at once."""
+    if address == "auto":
+        return
+    location = address.split("://", 1)[-1]
+    host, colon, port = location.rpartition(":")
+    if not colon or not port.isdigit():
+        raise ClusterError(f"--ray takes auto or HOST:PORT, not {address!r}")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as error:
+        raise ClusterError(
+            f"nothing answers at {location} ({error.strerror or error}); start a cluster "
+            "with `ray start --head` or give its address"
+        ) from None
 
 
 def run_arena(

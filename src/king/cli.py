@@ -754,6 +754,16 @@ def arena_command(
     jobs: Annotated[
         int, typer.Option("--jobs", metavar="N", min=1, max=256, help="Processes (1-256).")
     ] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="auto|ADDRESS",
+            help='Run the sets as tasks on a Ray cluster (pip install "king[cluster]"): '
+            "auto for the one this machine joined, or its address; the figures are those "
+            "of --jobs.",
+        ),
+    ] = None,
     rules: Annotated[str, typer.Option("--rules", metavar="NAME", help=RULES_HELP)] = "classic",
     out: Annotated[
         Path | None,
@@ -778,10 +788,14 @@ def arena_command(
     Exit status: 0 when every game was played, 1 when a bot failed and games were
     abandoned (the figures leave them out, so they are not a fair comparison).
     """
-    from king.arena import ArenaConfig, PlayResult, run_arena
+    from king.arena import ArenaConfig, ClusterError, PlayResult, run_arena
 
     if games is not None and deals is not None:
         raise _fail("give --games or --deals, not both", 2)
+    if ray is not None and jobs != 1:
+        raise _fail("give --ray or --jobs, not both (the cluster decides how many run)", 2)
+    if ray is not None and not ray.strip():
+        raise _fail("--ray takes auto or a Ray cluster's address", 2)
     if out is not None:
         _check_overwrite(out, force, "--out")
     specs = _bot_specs(bots, 4)
@@ -796,6 +810,7 @@ def arena_command(
         preset,
         jobs,
         bot_timeout,
+        ray,
     )
     sink = None
     if out is not None:
@@ -814,6 +829,8 @@ def arena_command(
 
     try:
         report = run_arena(config, on_set)
+    except ClusterError as error:
+        raise _fail(str(error), 1) from None
     finally:
         if sink is not None:
             sink.close()

@@ -1,0 +1,116 @@
+"""`king arena --ray` on a real local Ray cluster (`ray start --head` on 127.0.0.1):
+the same figures as `--jobs 2` for the same seed, and a clear line when the cluster is
+not there."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from king.server.process import free_port
+
+RAY = Path(sys.executable).with_name("ray")
+
+
+def king(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "king", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        cwd=Path(__file__).parent,
+    )
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A one-node Ray cluster with two CPUs on 127.0.0.1; yields its address."""
+    if not RAY.exists():
+        pytest.fail('Ray is missing: pip install -e ".[test]" installs it (or "king[cluster]")')
+    # Ray's socket paths must be short: a folder under /tmp, not pytest's deep one.
+    temp = Path("/tmp") / f"king-ray-{os.getpid()}"
+    port = free_port()
+    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+    started = subprocess.run(
+        [
+            str(RAY),
+            "start",
+            "--head",
+            "--node-ip-address",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--num-cpus",
+            "2",
+            "--include-dashboard",
+            "false",
+            "--disable-usage-stats",
+            "--temp-dir",
+            str(temp),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env=env,
+        check=False,
+    )
+    assert started.returncode == 0, started.stdout + started.stderr
+    try:
+        yield f"127.0.0.1:{port}"
+    finally:
+        subprocess.run([str(RAY), "stop", "--force"], capture_output=True, timeout=120, check=False)
+        shutil.rmtree(temp, ignore_errors=True)
+
+
+def figures(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    """The report without the time per move (the one figure that depends on where the
+    bots ran)."""
+    assert result.returncode == 0, result.stderr[-3000:]
+    report: dict[str, Any] = json.loads(result.stdout)
+    assert report["sets_counted"] == report["count"]
+    for stats in report["bots"].values():
+        assert stats.pop("ms_per_move") > 0
+    return report
+
+
+def test_ray_prints_the_figures_of_jobs(cluster: str) -> None:
+    common = ("arena", "--bots", "rule,random,rule,random", "--deals", "6", "--seed", "7")
+    on_ray = king(*common, "--ray", cluster, "--json")
+    in_processes = king(*common, "--jobs", "2", "--json")
+    assert figures(on_ray) == figures(in_processes)
+    games = ("arena", "--bots", "rule,random,random,random", "--games", "2", "--seed", "3")
+    assert figures(king(*games, "--ray", cluster, "--json")) == figures(
+        king(*games, "--jobs", "2", "--json")
+    )
+
+
+def test_a_missing_cluster_or_a_bad_address_is_one_line() -> None:
+    port = free_port()
+    absent = king(
+        "arena",
+        "--bots",
+        "rule,rule,rule,rule",
+        "--deals",
+        "1",
+        "--ray",
+        f"127.0.0.1:{port}",
+        timeout=60,
+    )
+    assert absent.returncode == 1
+    assert f"nothing answers at 127.0.0.1:{port}" in absent.stderr
+    assert "Traceback" not in absent.stderr
+    bad = king("arena", "--bots", "rule,rule,rule,rule", "--deals", "1", "--ray", "nonsense")
+    assert bad.returncode == 1 and "--ray takes auto or HOST:PORT" in bad.stderr
+    both = king(
+        "arena", "--bots", "rule,rule,rule,rule", "--deals", "1", "--ray", "auto", "--jobs", "2"
+    )
+    assert both.returncode == 2 and "not both" in both.stderr
