@@ -14,11 +14,9 @@ depend on ``jobs``, nor on whether the sets run as tasks on a Ray cluster (``ray
 
 from __future__ import annotations
 
-import logging
 import math
 import multiprocessing
 import random
-import socket
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -26,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from king.bots.base import Bot, BotError, make_bot
+from king.cluster import ClusterError, ray_map
 from king.deal import IllegalMoveError
 from king.game import Game, GameStateError, IllegalDeclarationError, Phase
 from king.record import distinct_names, to_record
@@ -304,10 +303,6 @@ def _abbrev(contract: str) -> str:
     }[contract]
 
 
-class ClusterError(RuntimeError):
-    """The Ray cluster could not be reached or used; the message says what and how."""
-
-
 def _results(config: ArenaConfig) -> Iterator[list[PlayResult]]:
     indices = range(config.count)
     if config.ray is not None:
@@ -326,47 +321,10 @@ def _results(config: ArenaConfig) -> Iterator[list[PlayResult]]:
 
 
 def _ray_results(config: ArenaConfig) -> Iterator[list[PlayResult]]:
-    """The sets as Ray tasks, one per set, all submitted at once and read back in order
-    (so the report is the same as from one process).  Ray is imported only here."""
-    try:
-        import ray
-    except ImportError:
-        raise ClusterError('--ray needs Ray: pip install "king[cluster]"') from None
-    address = config.ray
-    assert address is not None
-    _check_reachable(address)
-    try:
-        if not ray.is_initialized():
-            ray.init(address=address, logging_level=logging.ERROR, log_to_driver=False)
-    except (ConnectionError, RuntimeError, ValueError) as error:
-        raise ClusterError(f"cannot join the Ray cluster at {address}: {error}") from None
-    task = ray.remote(num_cpus=1, max_retries=2)(play_set)
-    pending = [task.remote(config, index) for index in range(config.count)]
-    try:
-        for reference in pending:
-            result: list[PlayResult] = ray.get(reference)
-            yield result
-    finally:
-        for reference in pending:
-            ray.cancel(reference, force=True)
-
-
-def _check_reachable(address: str, timeout: float = 5.0) -> None:
-    """Fail at once when nothing listens at a cluster's ``host:port`` (Ray itself would
-    retry for minutes); ``auto`` is left to Ray, which answers at once."""
-    if address == "auto":
-        return
-    location = address.split("://", 1)[-1]
-    host, colon, port = location.rpartition(":")
-    if not colon or not port.isdigit():
-        raise ClusterError(f"--ray takes auto or HOST:PORT, not {address!r}")
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
-    except OSError as error:
-        raise ClusterError(
-            f"nothing answers at {location} ({error.strerror or error}); start a cluster "
-            "with `ray start --head` or give its address"
-        ) from None
+    """The sets as Ray tasks, read back in order (so the report is the same as from one
+    process)."""
+    assert config.ray is not None
+    yield from ray_map(play_set, [(config, index) for index in range(config.count)], config.ray)
 
 
 def run_arena(

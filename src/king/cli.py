@@ -876,6 +876,15 @@ def train_command(
     seed: Annotated[
         int, typer.Option("--seed", metavar="N", min=0, max=SEED_MAX, help="The seed of it all.")
     ] = 0,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="auto|ADDRESS",
+            help="Make the labelled positions as tasks on a Ray cluster, one per chunk "
+            "(the same data as in this process).",
+        ),
+    ] = None,
     data: Annotated[
         Path | None,
         typer.Option(
@@ -918,6 +927,8 @@ def train_command(
 ) -> None:
     """Train the learned policy (the net bot, and the search bot's rollouts) from
     self-play positions labelled by the search bot; print how it does on held-out ones."""
+    from functools import partial
+
     from king.bots.net import ModelFileError, NetModel
     from king.bots.training import (
         Declarations,
@@ -932,6 +943,7 @@ def train_command(
         measure,
         measure_declarations,
     )
+    from king.cluster import ClusterError, check_address, ray_map
 
     try:
         sizes = tuple(int(part) for part in hidden.split(","))
@@ -954,17 +966,26 @@ def train_command(
         typer.echo(f"{len(labelled):,} positions read from {data}", err=True)
     else:
         progress = _Progress(positions, "positions")
-        labelled = _with_notice(
-            lambda: generate(
-                positions,
-                seed=seed,
-                budget=budget,
-                progress=lambda done: (
-                    progress.update(done) if done % 100 == 0 or done == positions else None
+        if ray is not None:
+            try:
+                check_address(ray)
+            except ClusterError as error:
+                raise _fail(str(error), 1) from None
+        try:
+            labelled = _with_notice(
+                lambda: generate(
+                    positions,
+                    seed=seed,
+                    budget=budget,
+                    progress=lambda done: (
+                        progress.update(done) if done % 100 == 0 or done == positions else None
+                    ),
+                    map_chunks=None if ray is None else partial(ray_map, address=ray),
                 ),
-            ),
-            ["search"],
-        )
+                ["search"],
+            )
+        except ClusterError as error:
+            raise _fail(str(error), 1) from None
         if data is not None:
             labelled.save(data)
     declared: Declarations | None = None

@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -165,6 +165,9 @@ def _rules_for(rng: random.Random) -> Rules:
 #: one run would make.
 CHUNK = 20_000
 
+#: Runs a function on each tuple of arguments (anywhere) and yields the results in order.
+ChunkMap = Callable[[Callable[..., "Positions"], list[tuple[Any, ...]]], Iterator["Positions"]]
+
 
 def generate(
     count: int,
@@ -175,6 +178,8 @@ def generate(
     confirm: float = 0.0,
     explore: float = 0.05,
     progress: Callable[[int], None] | None = None,
+    chunk: int = CHUNK,
+    map_chunks: ChunkMap | None = None,
 ) -> Positions:
     """``count`` positions from self-play, each labelled by the search bot's evaluation
     with ``budget`` seconds' worth of rollouts (as a count, so the data do not depend on
@@ -183,11 +188,25 @@ def generate(
     second evaluation is kept, to drop departures found by chance (measured: about nine
     in ten departures at 0.04 s come back in a fresh evaluation at 0.25 s, so the default
     does not pay for it).  The card played is the search bot's (``margin``), a random one
-    with probability ``explore``."""
-    parts: list[Positions] = []
+    with probability ``explore``.
+
+    The positions come in chunks of ``chunk``, chunk k played from seed ``seed + k``,
+    so that ``map_chunks`` (``king train --ray``: one Ray task per chunk) may make them
+    anywhere and in any order: the data are the same."""
+    sizes = [min(chunk, count - start) for start in range(0, count, chunk)]
+    if map_chunks is not None:
+        arguments = [
+            (size, seed + k, budget, margin, confirm, explore, None) for k, size in enumerate(sizes)
+        ]
+        parts = []
+        for part in map_chunks(_generate_chunk, arguments):
+            parts.append(part)
+            if progress is not None:
+                progress(sum(sizes[: len(parts)]))
+        return Positions.join(parts)
+    parts = []
     done = 0
-    for k in range(math.ceil(count / CHUNK)):
-        size = min(CHUNK, count - done)
+    for k, size in enumerate(sizes):
 
         def counted(n: int, before: int = done) -> None:
             if progress is not None:
@@ -205,7 +224,7 @@ def _generate_chunk(
     margin: float,
     confirm: float,
     explore: float,
-    progress: Callable[[int], None],
+    progress: Callable[[int], None] | None,
 ) -> Positions:
     from king.bots.search import SearchBot
 
@@ -241,7 +260,8 @@ def _generate_chunk(
             values.append(row)
             errors.append(error_row)
             contracts.append(view.contract.code if view.contract else 0)
-            progress(len(legal))
+            if progress is not None:
+                progress(len(legal))
             if rng.random() < explore:
                 game.play(rng.choice(cards))
             else:

@@ -1,6 +1,6 @@
-"""`king arena --ray` on a real local Ray cluster (`ray start --head` on 127.0.0.1):
-the same figures as `--jobs 2` for the same seed, and a clear line when the cluster is
-not there."""
+"""Work on a real local Ray cluster (`ray start --head` on 127.0.0.1): `king arena
+--ray` prints the same figures as `--jobs 2` for the same seed, the training data made
+as Ray tasks are the data made here, and a cluster that is not there is one line."""
 
 from __future__ import annotations
 
@@ -114,3 +114,33 @@ def test_a_missing_cluster_or_a_bad_address_is_one_line() -> None:
         "arena", "--bots", "rule,rule,rule,rule", "--deals", "1", "--ray", "auto", "--jobs", "2"
     )
     assert both.returncode == 2 and "not both" in both.stderr
+
+
+SELF_PLAY = """
+import sys
+from functools import partial
+
+import numpy as np
+
+from king.bots.training import generate
+from king.cluster import ray_map
+
+here = generate(90, seed=5, budget=0.005, chunk=40)
+on_ray = partial(ray_map, address=sys.argv[1])
+there = generate(90, seed=5, budget=0.005, chunk=40, map_chunks=on_ray)
+for name in ("x", "legal", "values", "contract", "errors"):
+    assert np.array_equal(getattr(here, name), getattr(there, name), equal_nan=True), name
+print("same", len(here))
+"""
+
+
+def test_self_play_data_made_on_the_cluster_are_the_data_made_here(cluster: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", SELF_PLAY, cluster],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split() == ["same", "90"]
