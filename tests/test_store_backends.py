@@ -5,6 +5,7 @@ with `king db copy`, and every game in it is still there and playable."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import time
@@ -20,8 +21,16 @@ from king.record import replay
 from king.server.database import copy_tables, open_store
 from king.server.process import ServerProcess
 from king.server.services import PostgresServer
-from king.server.store import Database, StoreError, StoreLockedError, describe, parse_database
+from king.server.store import (
+    Database,
+    StoreError,
+    StoreFencedError,
+    StoreLockedError,
+    describe,
+    parse_database,
+)
 from king.server.store_postgres import MIGRATIONS, PostgresEventStore
+from king.server.store_sqlite import MIGRATIONS as MIGRATIONS_SQLITE
 from tests.conftest import query
 
 
@@ -190,3 +199,70 @@ def test_copy_tables_checks_before_it_copies(tmp_path: Path) -> None:
     finally:
         first.close()
         second.close()
+
+
+def test_a_write_from_an_owner_whose_fence_has_passed_is_refused(database: Database) -> None:
+    store = open_store(database)
+    try:
+        store.create_table("T1", {"rules": "classic"})
+        assert store.fence("T1") == 0
+        assert store.claim("T1", 1)
+        store.append("T1", 1, "start", {}, fence=1)
+        assert store.claim("T1", 2)  # a new owner took over
+        assert not store.claim("T1", 2) and not store.claim("T1", 1)
+        with pytest.raises(StoreFencedError, match="fencing number 1 was refused"):
+            store.append("T1", 2, "deal", {"hands": []}, fence=1)
+        store.append("T1", 2, "deal", {"hands": []}, fence=2)
+        assert [e.kind for e in store.events("T1")] == ["table", "start", "deal"]
+        assert store.fence("T1") == 2
+    finally:
+        store.close()
+
+
+def test_the_fence_holds_between_two_connections_to_postgres(
+    postgres_server: PostgresServer,
+) -> None:
+    address = postgres_server.create_database()
+    old, new = (PostgresEventStore(address, exclusive=False) for _ in range(2))
+    try:
+        old.create_table("T1", {})
+        assert old.claim("T1", 7)
+        old.append("T1", 1, "start", {}, fence=7)
+        assert new.claim("T1", 8)
+        with pytest.raises(StoreFencedError):
+            old.append("T1", 2, "close", {}, "closed", fence=7)
+        assert [e.kind for e in new.events("T1")] == ["table", "start"]
+        assert query(address, "SELECT status FROM tables WHERE id = 'T1'") == [("waiting",)]
+    finally:
+        old.close()
+        new.close()
+
+
+def test_a_sqlite_file_of_the_previous_schema_upgrades_in_place(tmp_path: Path) -> None:
+    """A file as the release before fencing wrote it (schema 1, with a table in
+    progress and a finished one) opens at the current schema with every event kept, and
+    the server brings the unfinished table back."""
+    source = tmp_path / "made-now.db"
+    with ServerProcess(source, bot_pause=0) as server:
+        tables = play_some(server, finished=1, unfinished=1)
+        before = records(server, tables)
+    old = tmp_path / "old.db"
+    db = sqlite3.connect(old)
+    db.executescript(MIGRATIONS_SQLITE[0])
+    db.execute("ATTACH DATABASE ? AS made", (str(source),))
+    with db:
+        db.execute("INSERT INTO tables SELECT id, status, created, updated FROM made.tables")
+        db.execute("INSERT INTO events SELECT * FROM made.events")
+    db.close()
+    query(old, "PRAGMA user_version = 1")
+    assert query(old, "PRAGMA user_version") == [(1,)]
+    count = query(old, "SELECT COUNT(*) FROM events")
+    with ServerProcess(old, bot_pause=0) as server:
+        assert records(server, tables) == before
+        lobby = httpx.get(f"{server.url}/api/tables").json()
+        assert [t["id"] for t in lobby["open"]] == [tables[1]]
+        answer = httpx.post(f"{server.url}/api/tables/{tables[1]}/join", json={"name": "Bo"})
+        assert answer.status_code == 200, answer.text
+    assert query(old, "PRAGMA user_version") == [(len(MIGRATIONS_SQLITE),)]
+    assert query(old, "SELECT COUNT(*) FROM events")[0][0] == count[0][0] + 1  # the join
+    assert query(old, "SELECT DISTINCT fence FROM tables") == [(0,)]

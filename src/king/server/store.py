@@ -25,6 +25,7 @@ __all__ = [
     "Database",
     "EventStore",
     "StoreError",
+    "StoreFencedError",
     "StoreLockedError",
     "StoredEvent",
     "StoredTable",
@@ -45,6 +46,11 @@ class StoreError(RuntimeError):
 
 class StoreLockedError(StoreError):
     """Another server process already owns this database."""
+
+
+class StoreFencedError(StoreError):
+    """A table's log refused a write from an owner whose fencing number is no longer the
+    table's: another process has taken the table over since."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,9 +92,22 @@ class EventStore(Protocol):
         kind: str,
         data: dict[str, Any],
         status: str | None = None,
+        fence: int | None = None,
     ) -> None:
         """Append event ``number`` to a table's log (and set its status), durably,
-        before anyone is told of it.  Raises :class:`StoreError` if it cannot."""
+        before anyone is told of it.  Raises :class:`StoreError` if it cannot, and
+        :class:`StoreFencedError` if ``fence`` is given and is not the table's fencing
+        number (checked in the same transaction as the write)."""
+        ...
+
+    def claim(self, table_id: str, fence: int) -> bool:
+        """Make ``fence`` the table's fencing number if it is higher than the one it
+        has; from then on a write with a lower one is refused.  Returns whether it was
+        (a lease service hands out ever higher numbers to each new owner)."""
+        ...
+
+    def fence(self, table_id: str) -> int:
+        """The table's fencing number (0 until a first claim)."""
         ...
 
     def set_status(self, table_id: str, status: str) -> None:
@@ -170,6 +189,18 @@ def describe(database: Database) -> str:
 def dumps(data: dict[str, Any]) -> str:
     """An event's data as it is stored: compact JSON text."""
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def fenced(table_id: str, fence: int, row: tuple[Any, ...] | None) -> None:
+    """Raise :class:`StoreFencedError` unless ``row`` (the table's fencing number, read
+    in the writing transaction) is ``fence``."""
+    if row is None:
+        raise StoreError(f"table {table_id} is not in the log")
+    if int(row[0]) != fence:
+        raise StoreFencedError(
+            f"table {table_id}: a write with fencing number {fence} was refused; the "
+            f"table's owner now holds {row[0]}"
+        )
 
 
 def parse_events(table_id: str, rows: list[tuple[int, str, str, float]]) -> list[StoredEvent]:

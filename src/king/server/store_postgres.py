@@ -28,6 +28,7 @@ from king.server.store import (
     StoreLockedError,
     describe,
     dumps,
+    fenced,
     parse_events,
 )
 
@@ -160,10 +161,16 @@ class PostgresEventStore:
         kind: str,
         data: dict[str, Any],
         status: str | None = None,
+        fence: int | None = None,
     ) -> None:
         now = time.time()
 
         def work(db: psycopg.Connection[Any]) -> None:
+            if fence is not None:  # the row stays locked until the write commits
+                held = db.execute(
+                    "SELECT fence FROM king_tables WHERE id = %s FOR UPDATE", (table_id,)
+                )
+                fenced(table_id, fence, held.fetchone())
             db.execute(
                 "INSERT INTO king_events (table_id, number, kind, data, at) "
                 "VALUES (%s, %s, %s, %s, %s)",
@@ -175,6 +182,27 @@ class PostgresEventStore:
             )
 
         self._run("written", work)
+
+    def claim(self, table_id: str, fence: int) -> bool:
+        changed = self._run(
+            "written",
+            lambda db: (
+                db.execute(
+                    "UPDATE king_tables SET fence = %s WHERE id = %s AND fence < %s",
+                    (fence, table_id, fence),
+                ).rowcount
+            ),
+        )
+        return changed == 1
+
+    def fence(self, table_id: str) -> int:
+        row = self._run(
+            "read",
+            lambda db: db.execute(
+                "SELECT fence FROM king_tables WHERE id = %s", (table_id,)
+            ).fetchone(),
+        )
+        return 0 if row is None else int(row[0])
 
     def set_status(self, table_id: str, status: str) -> None:
         self._run(

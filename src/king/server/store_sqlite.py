@@ -20,29 +20,36 @@ from king.server.store import (
     StoreError,
     StoreLockedError,
     dumps,
+    fenced,
     parse_events,
 )
 
 __all__ = ["SqliteEventStore"]
 
-_SCHEMA_VERSION = 1
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS tables (
-    id       TEXT PRIMARY KEY,
-    status   TEXT NOT NULL,
-    created  REAL NOT NULL,
-    updated  REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS events (
-    table_id TEXT NOT NULL REFERENCES tables(id),
-    number   INTEGER NOT NULL,
-    kind     TEXT NOT NULL,
-    data     TEXT NOT NULL,
-    at       REAL NOT NULL,
-    PRIMARY KEY (table_id, number)
-);
-CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status, updated);
-"""
+#: The schema, one step per version (``PRAGMA user_version``): a file at version n runs
+#: steps n+1 onwards, each in one transaction, so a file made by an older king upgrades in
+#: place with nothing lost.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE IF NOT EXISTS tables (
+        id       TEXT PRIMARY KEY,
+        status   TEXT NOT NULL,
+        created  REAL NOT NULL,
+        updated  REAL NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS events (
+        table_id TEXT NOT NULL REFERENCES tables(id),
+        number   INTEGER NOT NULL,
+        kind     TEXT NOT NULL,
+        data     TEXT NOT NULL,
+        at       REAL NOT NULL,
+        PRIMARY KEY (table_id, number)
+    );
+    CREATE INDEX IF NOT EXISTS tables_by_status ON tables(status, updated);
+    """,
+    # 2: the owner's fencing number per table (see EventStore.claim).
+    "ALTER TABLE tables ADD COLUMN fence INTEGER NOT NULL DEFAULT 0;",
+)
 
 
 class SqliteEventStore:
@@ -67,12 +74,16 @@ class SqliteEventStore:
             self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
             self._db.execute("PRAGMA foreign_keys=ON")
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
-            if version not in (0, _SCHEMA_VERSION):
+            if version > len(MIGRATIONS):
                 raise StoreError(
                     f"{path} was written by a newer king (schema {version}); upgrade king"
                 )
-            self._db.executescript(_SCHEMA)
-            self._db.execute(f"PRAGMA user_version={_SCHEMA_VERSION}")
+            for number in range(version + 1, len(MIGRATIONS) + 1):
+                # executescript commits first; the script is one transaction of its own.
+                self._db.executescript(
+                    f"BEGIN IMMEDIATE; {MIGRATIONS[number - 1]} PRAGMA user_version={number}; "
+                    "COMMIT;"
+                )
         except sqlite3.DatabaseError as error:
             self._lock.close()
             raise StoreError(f"{path} is not a usable king database: {error}") from None
@@ -114,11 +125,15 @@ class SqliteEventStore:
         kind: str,
         data: dict[str, Any],
         status: str | None = None,
+        fence: int | None = None,
     ) -> None:
         """Append event ``number`` to a table's log (and set its status), durably,
         before anyone is told of it.  Raises :class:`StoreError` if it cannot."""
         now = time.time()
         with self._transaction() as db:
+            if fence is not None:
+                held = db.execute("SELECT fence FROM tables WHERE id = ?", (table_id,))
+                fenced(table_id, fence, held.fetchone())
             db.execute(
                 "INSERT INTO events (table_id, number, kind, data, at) VALUES (?, ?, ?, ?, ?)",
                 (table_id, number, kind, dumps(data), now),
@@ -130,6 +145,19 @@ class SqliteEventStore:
                     "UPDATE tables SET updated = ?, status = ? WHERE id = ?",
                     (now, status, table_id),
                 )
+
+    def claim(self, table_id: str, fence: int) -> bool:
+        with self._transaction() as db:
+            changed = db.execute(
+                "UPDATE tables SET fence = ? WHERE id = ? AND fence < ?",
+                (fence, table_id, fence),
+            )
+            return changed.rowcount == 1
+
+    def fence(self, table_id: str) -> int:
+        with self._transaction() as db:
+            row = db.execute("SELECT fence FROM tables WHERE id = ?", (table_id,)).fetchone()
+        return 0 if row is None else int(row[0])
 
     def set_status(self, table_id: str, status: str) -> None:
         """Set a table's status (``waiting``, ``playing``, ``over``) for the lobby."""
