@@ -1,4 +1,4 @@
-"""Real PostgreSQL servers in child processes, for the tests and benchmarks that run the
+"""Real PostgreSQL and Redis servers in child processes, for the tests and benchmarks that run the
 king server past one machine: started on 127.0.0.1 on a free port in a folder of their
 own, stopped (and the folder removed) when done.
 
@@ -22,7 +22,7 @@ from typing import Any
 
 from king.server.process import free_port
 
-__all__ = ["PostgresServer", "ServiceMissingError", "postgres_programs"]
+__all__ = ["PostgresServer", "RedisServer", "ServiceMissingError", "postgres_programs"]
 
 
 class ServiceMissingError(RuntimeError):
@@ -203,3 +203,83 @@ def _owner() -> pwd.struct_passwd | None:
             "PostgreSQL refuses to run as root and there is no postgres user: "
             "apt-get install -y postgresql creates it"
         ) from None
+
+
+class RedisServer:
+    """A throwaway ``redis-server`` on 127.0.0.1 (no persistence), from Debian's
+    ``redis-server`` package."""
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port if port is not None else free_port()
+        self.folder: Path | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def address(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 30.0) -> RedisServer:
+        """Start the server; returns once it answers PING."""
+        program = shutil.which("redis-server") or "/usr/bin/redis-server"
+        if not Path(program).exists():
+            raise ServiceMissingError("Redis is not installed: apt-get install -y redis-server")
+        self.folder = Path(tempfile.mkdtemp(prefix="king-redis-"))
+        log = self.folder / "redis.log"
+        with log.open("ab") as output:
+            self._process = subprocess.Popen(
+                [
+                    program,
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--dir",
+                    str(self.folder),
+                ],
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+            )
+        import redis
+
+        deadline = time.monotonic() + timeout
+        while True:
+            if self._process.poll() is not None:
+                raise RuntimeError(f"redis-server exited at start:\n{log.read_text()}")
+            try:
+                redis.Redis.from_url(self.address, socket_connect_timeout=1).ping()
+                return self
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"redis-server did not answer within {timeout} s") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """Stop the server and remove its folder; idempotent."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+    def __enter__(self) -> RedisServer:
+        return self.start()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.stop()
