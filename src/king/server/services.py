@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 from king.server.process import free_port
 
@@ -43,7 +43,48 @@ def postgres_programs() -> Path:
     return found[-1].parent
 
 
-class PostgresServer:
+class _ChildServer:
+    """A server program in a child process with a folder of its own, on a free port:
+    stopped (``stop_signal``, then killed if it lingers) and its folder removed on
+    ``stop`` or on leaving a ``with`` block."""
+
+    stop_signal = signal.SIGTERM
+
+    def __init__(self, port: int | None = None) -> None:
+        self.port = port if port is not None else free_port()
+        self.folder: Path | None = None
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Self:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Stop the server and remove its folder; idempotent."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            process.send_signal(self.stop_signal)
+            try:
+                process.wait(20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(10)
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.folder = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+class PostgresServer(_ChildServer):
     """A throwaway PostgreSQL server: user ``king``, no password (trust on 127.0.0.1),
     one database per :meth:`create_database`.
 
@@ -51,10 +92,10 @@ class PostgresServer:
     ``kill -9`` loses nothing either way (it is the king process that dies, not this).
     """
 
+    stop_signal = signal.SIGINT  # a fast shutdown
+
     def __init__(self, port: int | None = None) -> None:
-        self.port = port if port is not None else free_port()
-        self.folder: Path | None = None
-        self._process: subprocess.Popen[bytes] | None = None
+        super().__init__(port)
         self._databases = 0
 
     def address(self, database: str = "postgres") -> str:
@@ -166,31 +207,6 @@ class PostgresServer:
         except OSError:
             return ""
 
-    def stop(self) -> None:
-        """Stop the server (a fast shutdown) and remove its folder; idempotent."""
-        process, self._process = self._process, None
-        if process is not None and process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
-        if self.folder is not None:
-            shutil.rmtree(self.folder, ignore_errors=True)
-            self.folder = None
-
-    def __enter__(self) -> PostgresServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.stop()
-
 
 def _owner() -> pwd.struct_passwd | None:
     """The user to run PostgreSQL as: ``postgres`` under root, else nobody else."""
@@ -205,14 +221,9 @@ def _owner() -> pwd.struct_passwd | None:
         ) from None
 
 
-class RedisServer:
+class RedisServer(_ChildServer):
     """A throwaway ``redis-server`` on 127.0.0.1 (no persistence), from Debian's
     ``redis-server`` package."""
-
-    def __init__(self, port: int | None = None) -> None:
-        self.port = port if port is not None else free_port()
-        self.folder: Path | None = None
-        self._process: subprocess.Popen[bytes] | None = None
 
     @property
     def address(self) -> str:
@@ -258,28 +269,3 @@ class RedisServer:
                     self.stop()
                     raise RuntimeError(f"redis-server did not answer within {timeout} s") from None
                 time.sleep(0.05)
-
-    def stop(self) -> None:
-        """Stop the server and remove its folder; idempotent."""
-        process, self._process = self._process, None
-        if process is not None and process.poll() is None:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
-        if self.folder is not None:
-            shutil.rmtree(self.folder, ignore_errors=True)
-            self.folder = None
-
-    def __enter__(self) -> RedisServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        error: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.stop()
