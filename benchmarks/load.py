@@ -42,17 +42,20 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
         return data
 
 
-def _tables(url: str, count: int) -> list[tuple[str, list[str]]]:
-    """Create ``count`` tables of four people's seats and claim every seat."""
+def _tables(urls: list[str], count: int) -> list[tuple[str, list[str]]]:
+    """Create ``count`` tables of four people's seats and claim every seat (table n at
+    ``urls[n % len(urls)]``, each seat at the next)."""
     tables = []
     for number in range(count):
+        url = urls[number % len(urls)]
         claim = _post(
             f"{url}/api/tables",
             {"seats": [{"kind": "human"}] * 4, "seat": 0, "name": "load 0", "seed": number},
         )
         tokens = [claim["token"]]
         for seat in (1, 2, 3):
-            joined = _post(f"{url}/api/tables/{claim['table']}/join", {"name": f"load {seat}"})
+            at = urls[(number + seat) % len(urls)]
+            joined = _post(f"{at}/api/tables/{claim['table']}/join", {"name": f"load {seat}"})
             tokens.append(joined["token"])
         tables.append((claim["table"], tokens))
     return tables
@@ -108,7 +111,9 @@ async def _seat(
             await socket.send(json.dumps({"v": 1, **move}))
 
 
-async def _play(ws_url: str, tables: list[tuple[str, list[str]]], seconds: float) -> _Stats:
+async def _play(ws_urls: list[str], tables: list[tuple[str, list[str]]], seconds: float) -> _Stats:
+    """Play every seat for ``seconds``; seat n connects to ``ws_urls[n % len(ws_urls)]``
+    (the servers, when several share the tables)."""
     stats = _Stats()
     connected = [0]
     go = asyncio.Event()
@@ -116,7 +121,15 @@ async def _play(ws_url: str, tables: list[tuple[str, list[str]]], seconds: float
     stop = [loop.time() + 3600.0]
     tasks = [
         asyncio.create_task(
-            _seat(f"{ws_url}/api/tables/{table}/ws", token, i * 4 + s, stats, connected, go, stop)
+            _seat(
+                f"{ws_urls[(i * 4 + s) % len(ws_urls)]}/api/tables/{table}/ws",
+                token,
+                i * 4 + s,
+                stats,
+                connected,
+                go,
+                stop,
+            )
         )
         for i, (table, tokens) in enumerate(tables)
         for s, token in enumerate(tokens)
@@ -148,8 +161,8 @@ def run(seconds: float = 2.0, tables: int = TABLES) -> dict[str, float]:
         server = ServerProcess(Path(folder) / "load.db", bot_pause=0.0)
         server.start()
         try:
-            claimed = _tables(server.url, tables)
-            stats = asyncio.run(_play(server.ws_url, claimed, seconds))
+            claimed = _tables([server.url], tables)
+            stats = asyncio.run(_play([server.ws_url], claimed, seconds))
         finally:
             server.stop()
     moves = len(stats.rtts)

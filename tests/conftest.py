@@ -5,7 +5,9 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import signal
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,7 @@ import pytest
 
 from king.game import Game, Phase
 from king.rules import Rules
+from king.server.process import ServerProcess
 from king.server.store import Database
 
 #: Debian's Chromium, the only browser the tests drive (nothing is downloaded).
@@ -81,6 +84,20 @@ def postgres_server() -> Iterator[Any]:
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[Any]:
+    """One real Redis for the whole run (tests keep apart by their own key prefixes or
+    their own databases)."""
+    from king.server.services import RedisServer, ServiceMissingError
+
+    try:
+        server = RedisServer().start()
+    except ServiceMissingError as error:
+        pytest.fail(str(error))  # CI installs it (.ci/run); never a skip
+    yield server
+    server.stop()
+
+
 def _database(request: pytest.FixtureRequest, folder: Path) -> Database:
     if request.param == "sqlite":
         return folder / "king.db"
@@ -137,3 +154,64 @@ def query(database: Database, sql: str, params: tuple[Any, ...] = ()) -> list[tu
     with psycopg.connect(database, autocommit=True) as db:
         cursor = db.execute(translated, params)  # type: ignore[call-overload]
         return [] if cursor.description is None else list(cursor.fetchall())
+
+
+_redis_databases = itertools.count(1)
+
+
+@dataclass
+class Cluster:
+    """Three server processes sharing one PostgreSQL database and one Redis."""
+
+    db: str
+    redis: str
+    processes: list[ServerProcess]
+
+    def spawn(self, port: int | None = None) -> ServerProcess:
+        process = ServerProcess(self.db, port=port, redis=self.redis, bot_pause=0.0)
+        return process.start()
+
+    @property
+    def urls(self) -> list[str]:
+        return [p.url for p in self.processes]
+
+    def owners(self) -> dict[str, str]:
+        """Each table's owner now (the process name in its lease)."""
+        import redis
+
+        client = redis.Redis.from_url(self.redis)
+        try:
+            owners: dict[str, str] = {}
+            for key in client.scan_iter("king:lease:*"):
+                value = client.get(key)
+                if value is not None:
+                    owners[key.decode().split(":", 2)[2]] = value.decode().rsplit(":", 1)[0]
+            return owners
+        finally:
+            client.close()
+
+    def process_of(self, owner: str) -> ServerProcess | None:
+        """The server process whose pid is in an owner's name."""
+        for process in self.processes:
+            if process.pid is not None and f"-{process.pid}-" in owner:
+                return process
+        return None
+
+
+@pytest.fixture
+def cluster(postgres_server: Any, redis_server: Any) -> Iterator[Cluster]:
+    """Three server processes sharing tables (each test its own database and Redis)."""
+    number = next(_redis_databases) % 16
+    address = f"{redis_server.address}/{number}"
+    import redis
+
+    redis.Redis.from_url(address).flushdb()
+    shared = Cluster(postgres_server.create_database(), address, [])
+    try:
+        for _ in range(3):
+            shared.processes.append(shared.spawn())
+        yield shared
+    finally:
+        for process in shared.processes:
+            process.signal(signal.SIGCONT)
+            process.kill()

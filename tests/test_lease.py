@@ -6,24 +6,13 @@ nothing."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 
 import pytest
 
 from king.server.lease import LeaseError, LeaseService
-from king.server.services import PostgresServer, RedisServer, ServiceMissingError
+from king.server.services import PostgresServer, RedisServer
 from king.server.store import StoreFencedError
 from king.server.store_postgres import PostgresEventStore
-
-
-@pytest.fixture(scope="module")
-def redis_server() -> Iterator[RedisServer]:
-    try:
-        server = RedisServer().start()
-    except ServiceMissingError as error:
-        pytest.fail(str(error))  # CI installs it (.ci/run); never a skip
-    yield server
-    server.stop()
 
 
 def test_one_owner_at_a_time_and_the_fence_grows(redis_server: RedisServer) -> None:

@@ -39,6 +39,9 @@ class Watcher:
     def send(self, text: str) -> None:
         self.texts.append(text)
 
+    def drop(self) -> None:
+        self.texts.append("dropped")
+
 
 def settings(path: Database) -> ServerSettings:
     return ServerSettings(db=path, bot_pause=0, away_after=60)

@@ -252,7 +252,7 @@ def test_a_sqlite_file_of_the_previous_schema_upgrades_in_place(tmp_path: Path) 
     db.execute("ATTACH DATABASE ? AS made", (str(source),))
     with db:
         db.execute("INSERT INTO tables SELECT id, status, created, updated FROM made.tables")
-        db.execute("INSERT INTO events SELECT * FROM made.events")
+        db.execute("INSERT INTO events SELECT table_id, number, kind, data, at FROM made.events")
     db.close()
     query(old, "PRAGMA user_version = 1")
     assert query(old, "PRAGMA user_version") == [(1,)]
@@ -266,3 +266,4 @@ def test_a_sqlite_file_of_the_previous_schema_upgrades_in_place(tmp_path: Path) 
     assert query(old, "PRAGMA user_version") == [(len(MIGRATIONS_SQLITE),)]
     assert query(old, "SELECT COUNT(*) FROM events")[0][0] == count[0][0] + 1  # the join
     assert query(old, "SELECT DISTINCT fence FROM tables") == [(0,)]
+    assert query(old, "SELECT DISTINCT fence FROM events") == [(None,)]  # written unfenced

@@ -267,6 +267,26 @@ def serve_command(
             "(its record is kept; 0: never).",
         ),
     ] = _SERVE.idle_close or 7200.0,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            "--redis",
+            metavar="URL",
+            help="Share the tables with other king serve processes on the same PostgreSQL "
+            "--db, meeting in this Redis (redis://HOST:PORT/N).",
+        ),
+    ] = None,
+    lease: Annotated[
+        float,
+        typer.Option(
+            "--lease",
+            metavar="SECONDS",
+            min=0.2,
+            max=60,
+            help="With --redis: how long a table waits for a new owner when its process "
+            "dies (0.2-60).",
+        ),
+    ] = _SERVE.lease_seconds,
 ) -> None:
     """Serve tables in the browser for people to join with an invite link."""
     from king.bots import BotSpecError, strongest_bot
@@ -285,21 +305,26 @@ def serve_command(
         raise _fail(f"--stand-in: {error}", 2) from None
     # The lobby offers the strongest bot first: have it ready before the first table.
     _with_notice(lambda: _build_each([strongest_bot()]), [strongest_bot()])
-    settings = ServerSettings(
-        db=database,
-        bot_pause=bot_pause,
-        away_after=away_after,
-        stand_in=stand_in,
-        language="en" if lang is None else _language(lang),
-        bot_threads=bot_threads,
-        max_tables=max_tables,
-        max_bot_seconds=max_bot_time,
-        max_bot_threads=max_bot_threads,
-        max_bot_worlds=max_bot_worlds,
-        max_bot_exact=max_bot_exact,
-        tables_per_address=tables_per_address,
-        idle_close=idle_close or None,
-    )
+    try:
+        settings = ServerSettings(
+            db=database,
+            bot_pause=bot_pause,
+            away_after=away_after,
+            stand_in=stand_in,
+            language="en" if lang is None else _language(lang),
+            bot_threads=bot_threads,
+            max_tables=max_tables,
+            max_bot_seconds=max_bot_time,
+            max_bot_threads=max_bot_threads,
+            max_bot_worlds=max_bot_worlds,
+            max_bot_exact=max_bot_exact,
+            tables_per_address=tables_per_address,
+            idle_close=idle_close or None,
+            redis=redis,
+            lease_seconds=lease,
+        )
+    except ValueError as error:
+        raise _fail(str(error), 2) from None
     try:
         serve(settings, host, port, echo=typer.echo)
     except ServeError as error:
@@ -1097,7 +1122,7 @@ def train_command(
 
 # -- king bench ------------------------------------------------------------------------
 
-BENCHMARKS = ("engine", "search", "solver", "load", "env")
+BENCHMARKS = ("engine", "search", "solver", "load", "cluster", "env")
 
 
 def _benchmark_module(name: str) -> ModuleType:

@@ -30,9 +30,11 @@ from king.jsontext import JSONTextError, loads
 from king.record import RecordError, ReplayReport, parse, replay, to_record
 from king.server.analysis import Analyses, AnalysisBusyError
 from king.server.board import board_document, checked_analysis
+from king.server.bus import Bus
 from king.server.config import ServerSettings
 from king.server.database import open_store
 from king.server.languages import choose_language, language_names, page_messages
+from king.server.lease import LeaseError, LeaseService
 from king.server.players import table_bots
 from king.server.protocol import (
     PROTOCOL_VERSION,
@@ -47,8 +49,9 @@ from king.server.protocol import (
     SeatClaim,
     TableInfo,
 )
-from king.server.registry import Registry
+from king.server.registry import Elsewhere, Registry
 from king.server.session import Session
+from king.server.shared import RelayedConnection, SharedTables, process_name
 from king.server.store import EventStore, StoreError, describe
 from king.server.tables import ActionError, Table
 
@@ -174,6 +177,7 @@ class SocketClient:
         self._wake = asyncio.Event()
         self._overflow = False
         self._closing = False
+        self._dropping: asyncio.Task[None] | None = None
         self._task = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, text: str) -> None:
@@ -200,6 +204,12 @@ class SocketClient:
         except Exception as error:  # the peer is gone: nothing more to send
             log.debug("a socket stopped: %r", error)
 
+    def drop(self) -> None:
+        """Close the socket (1012, "service restart") once what is queued is sent: the
+        table has moved to another server process, where the client reconnects."""
+        if not self._closing:
+            self._dropping = asyncio.get_running_loop().create_task(self.close(code=1012))
+
     async def close(self, code: int = 1000) -> None:
         """Send what is queued, then close the socket."""
         self._closing = True
@@ -221,12 +231,25 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        shared_tables = settings.redis is not None
         own_store = (
-            store if store is not None else open_store(settings.db, durable=settings.durable)
+            store
+            if store is not None
+            else open_store(settings.db, durable=settings.durable, shared=shared_tables)
         )
-        registry = Registry(own_store, settings)
+        leases: LeaseService | None = None
+        shared: SharedTables | None = None
+        if settings.redis is not None:
+            name = process_name()
+            leases = LeaseService(settings.redis, name, presence=True)
+            bus = Bus(settings.redis, name)
+        registry = Registry(own_store, settings, leases)
         sweeper: asyncio.Task[None] | None = None
         try:
+            if leases is not None:
+                shared = SharedTables(registry, bus, leases)
+                await shared.start()
+            app.state.shared = shared
             restored = registry.restore()
             if restored:
                 log.warning(
@@ -243,10 +266,14 @@ def create_app(
         finally:
             if sweeper is not None:
                 sweeper.cancel()
+            if shared is not None:
+                await shared.hand_over()
             analyses = getattr(app.state, "analyses", None)
             if analyses is not None:
                 analyses.close()
             registry.close()
+            if leases is not None:
+                leases.close()
             own_store.close()
 
     app = FastAPI(
@@ -258,6 +285,7 @@ def create_app(
         openapi_url="/api/openapi.json",
     )
     app.state.settings = settings
+    app.state.shared = None
     app.add_middleware(_BodyCheck)
     _add_error_handlers(app)
     _add_api(app)
@@ -269,6 +297,11 @@ def create_app(
 def _registry(request: Request | WebSocket) -> Registry:
     registry: Registry = request.app.state.registry
     return registry
+
+
+def _shared(request: Request | WebSocket) -> SharedTables | None:
+    shared: SharedTables | None = request.app.state.shared
+    return shared
 
 
 def _add_error_handlers(app: FastAPI) -> None:
@@ -291,7 +324,13 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(HTTPException, http_error)
+
+    async def lease_error(request: Request, exc: Exception) -> Response:
+        log.error("%s", exc)
+        return _error(503, "server", "the server could not reach the other server processes")
+
     app.add_exception_handler(StoreError, store_error)
+    app.add_exception_handler(LeaseError, lease_error)
 
 
 def _analyses(request: Request) -> Analyses:
@@ -333,6 +372,12 @@ def _board(report: ReplayReport, section: object) -> Response:
     return JSONResponse(body)
 
 
+def _claim(answer: dict[str, Any]) -> SeatClaim:
+    """A seat given by whichever process owns the table."""
+    table = str(answer["table"])
+    return SeatClaim(table=table, seat=answer["seat"], token=answer["token"], invite=f"/t/{table}")
+
+
 def _find(request: Request, table_id: str) -> Table:
     table = _registry(request).get(table_id)
     if table is None:
@@ -368,6 +413,9 @@ def _add_api(app: FastAPI) -> None:
 
     @app.get("/api/tables")
     async def lobby(request: Request) -> LobbyInfo:
+        shared = _shared(request)
+        if shared is not None:
+            return await shared.lobby()
         return _registry(request).lobby()
 
     @app.post("/api/tables", status_code=201, response_model=SeatClaim)
@@ -380,13 +428,25 @@ def _add_api(app: FastAPI) -> None:
         return SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
 
     @app.get("/api/tables/{table_id}")
-    async def table_info(request: Request, table_id: str) -> TableInfo:
-        return _find(request, table_id).info()
+    async def table_info(request: Request, table_id: str) -> Any:
+        shared = _shared(request)
+        if shared is None:
+            return _find(request, table_id).info()
+        try:
+            return TableInfo.model_validate(await shared.ask(table_id, "info", {}))
+        except ActionError as error:
+            if error.code == "not_found":
+                raise HTTPException(404, f"there is no table {table_id!r}") from None
+            return _refused(error)
 
     @app.post("/api/tables/{table_id}/join", response_model=SeatClaim)
     async def join(request: Request, table_id: str, body: JoinRequest) -> Any:
-        table = _find(request, table_id)
+        shared = _shared(request)
         try:
+            if shared is not None:
+                claim = await shared.ask(table_id, "join", {"name": body.name, "seat": body.seat})
+                return _claim(claim)
+            table = _find(request, table_id)
             seat, token = table.claim(body.name, body.seat)
         except ActionError as error:
             return _refused(error)
@@ -394,9 +454,15 @@ def _add_api(app: FastAPI) -> None:
 
     @app.post("/api/tables/{table_id}/again", status_code=201, response_model=SeatClaim)
     async def again(request: Request, table_id: str, body: AgainRequest) -> Any:
-        table = _find(request, table_id)
+        shared = _shared(request)
         address = request.client.host if request.client is not None else None
         try:
+            if shared is not None:
+                claim = await shared.ask(
+                    table_id, "again", {"token": body.token, "address": address}
+                )
+                return _claim(claim)
+            table = _find(request, table_id)
             following, seat, token = _registry(request).again(table, body.token, address)
         except ActionError as error:
             return _refused(error)
@@ -459,17 +525,29 @@ def _add_socket(app: FastAPI) -> None:
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         client = SocketClient(websocket)
+        located: Table | Elsewhere | None = None
         try:
-            table = _registry(websocket).get(table_id)
-        except StoreError as error:
-            log.error("%s", error)
-            table = None
-        if table is None:
+            located = _registry(websocket).locate(table_id)
+        except (StoreError, LeaseError, ActionError) as error:
+            # The table may well exist: the client is told to come back, not that it does not.
+            log.error("table %s could not be found: %s", table_id, error)
+            reason = error.message if isinstance(error, ActionError) else "try again soon"
+            message = ErrorMessage(code="busy", message=f"the table cannot be reached: {reason}")
+            client.send(message.model_dump_json())
+            await client.close(code=1013)
+            return
+        if located is None:
             message = ErrorMessage(code="not_found", message=f"there is no table {table_id!r}")
             client.send(message.model_dump_json())
             await client.close(code=4404)
             return
-        session = Session(table, client)
+        session: Session | RelayedConnection
+        if isinstance(located, Elsewhere):
+            shared = _shared(websocket)
+            assert shared is not None
+            session = shared.relay(client, table_id, located.owner)
+        else:
+            session = Session(located, client)
         try:
             while True:
                 received = await websocket.receive()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from king.i18n import DEFAULT_LANGUAGE, parse_language
 from king.server.store import Database
@@ -45,6 +46,12 @@ class ServerSettings:
     #: Only the owner reaches this server (the local game): bots that read files, such
     #: as ``policy:file=…``, may be seated.
     trusted: bool = False
+    #: The Redis that server processes sharing one PostgreSQL database meet in (None:
+    #: this process serves its tables alone).
+    redis: str | None = None
+    #: How long a process's lease on a table lasts unrenewed: the longest a table waits
+    #: for a new owner after its owner dies (renewed every quarter of it).
+    lease_seconds: float = 1.5
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_pause <= 10:
@@ -63,6 +70,16 @@ class ServerSettings:
                 raise ValueError(f"{name} must be at least 1, not {value}")
         if self.max_bot_exact is not None and self.max_bot_exact < 0:
             raise ValueError(f"max_bot_exact must be 0 or more, not {self.max_bot_exact}")
+        if not 0.2 <= self.lease_seconds <= 60:
+            raise ValueError(f"a lease lasts 0.2-60 seconds, not {self.lease_seconds}")
+        if self.redis is not None:
+            if not self.redis.startswith(("redis://", "rediss://", "unix://")):
+                raise ValueError(f"--redis takes a redis://HOST:PORT address, not {self.redis!r}")
+            if isinstance(self.db, Path):
+                raise ValueError(
+                    "server processes share tables through a PostgreSQL database: give "
+                    "--db postgresql://… with --redis (a SQLite file has one server)"
+                )
         object.__setattr__(self, "language", parse_language(self.language))
 
     def unbounded(self) -> ServerSettings:

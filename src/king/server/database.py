@@ -12,12 +12,13 @@ from king.server.store_sqlite import SqliteEventStore
 __all__ = ["copy_tables", "open_store"]
 
 
-def open_store(database: Database, *, durable: bool = False) -> EventStore:
+def open_store(database: Database, *, durable: bool = False, shared: bool = False) -> EventStore:
     """The event log at ``database``: SQLite for a path, PostgreSQL for an address (which
-    needs the ``postgres`` extra: ``pip install "king[postgres]"``)."""
+    needs the ``postgres`` extra: ``pip install "king[postgres]"``).  A PostgreSQL log
+    is one server's alone unless ``shared`` (processes that share tables by leases)."""
     if isinstance(database, Path):
         return SqliteEventStore(database, durable=durable)
-    return PostgresEventStore(database)
+    return PostgresEventStore(database, exclusive=not shared)
 
 
 def copy_tables(source: EventStore, target: EventStore) -> tuple[int, int]:

@@ -19,15 +19,22 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Lease", "LeaseError", "LeaseService"]
+__all__ = ["Lease", "LeaseError", "LeaseService", "inbox", "shown_address"]
 
-# Grant: take the lease if it is free (or already ours) and number the grant.
+# Grant: take the lease if it is free (or already ours, or its holder is gone: nobody
+# listens on its channel any more) and number the grant.
 _ACQUIRE = """
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then
-    local fence = string.match(holder, ':(%d+)$')
-    if fence then return {0, tonumber(fence)} end
-    return {0, 0}
+    local owner, fence = string.match(holder, '^(.*):(%d+)$')
+    local listening = 1
+    if owner and ARGV[4] ~= '' then
+        listening = redis.call('PUBSUB', 'NUMSUB', ARGV[4] .. owner)[2]
+    end
+    if listening ~= 0 then
+        if fence then return {0, tonumber(fence)} end
+        return {0, 0}
+    end
 end
 local fence = redis.call('INCR', KEYS[2])
 redis.call('SET', KEYS[1], ARGV[2] .. ':' .. fence, 'PX', ARGV[3])
@@ -72,10 +79,24 @@ class Lease:
         return (time.monotonic() if now is None else now) < self.expires
 
 
-class LeaseService:
-    """Leases on tables in one Redis database, for one owner (a server process)."""
+def inbox(prefix: str, owner: str) -> str:
+    """The pub/sub channel a server process listens on while it runs
+    (:mod:`king.server.bus`): its presence, which a lease can be checked against."""
+    return f"{prefix}:to:{owner}"
 
-    def __init__(self, address: str, owner: str, *, prefix: str = "king") -> None:
+
+class LeaseService:
+    """Leases on tables in one Redis database, for one owner (a server process).
+
+    With ``presence`` a lease whose holder no longer listens on its :func:`inbox` (the
+    process died: Redis closed its connections) is taken at once instead of waiting for
+    it to pass.  That is safe as any takeover is: the new grant's fencing number shuts
+    the old holder out of the log, were it still running somewhere.
+    """
+
+    def __init__(
+        self, address: str, owner: str, *, prefix: str = "king", presence: bool = False
+    ) -> None:
         try:
             import redis
         except ImportError:
@@ -84,13 +105,14 @@ class LeaseService:
             raise ValueError(f"an owner's name has no ':', not {owner!r}")
         self.owner = owner
         self._prefix = prefix
+        self._presence = inbox(prefix, "") if presence else ""
         try:
             self._redis: Any = redis.Redis.from_url(
                 address, socket_timeout=2.0, socket_connect_timeout=2.0
             )
             self._redis.ping()
         except (redis.RedisError, ValueError) as error:
-            raise LeaseError(f"cannot reach Redis at {_shown(address)}: {error}") from None
+            raise LeaseError(f"cannot reach Redis at {shown_address(address)}: {error}") from None
         self._errors: tuple[type[Exception], ...] = (redis.RedisError,)
         self._acquire = self._redis.register_script(_ACQUIRE)
         self._renew = self._redis.register_script(_RENEW)
@@ -105,7 +127,7 @@ class LeaseService:
         try:
             granted, fence = self._acquire(
                 keys=self._keys(table_id),
-                args=[self._holding(table_id), self.owner, _ms(seconds)],
+                args=[self._holding(table_id), self.owner, _ms(seconds), self._presence],
             )
         except self._errors as error:
             raise LeaseError(f"cannot take table {table_id}'s lease: {error}") from None
@@ -137,6 +159,35 @@ class LeaseService:
             return None
         return Lease(lease.table_id, lease.owner, lease.fence, start + seconds)
 
+    def renew_all(self, leases: list[Lease], seconds: float) -> list[Lease | None]:
+        """:meth:`renew` for many leases in one round trip to Redis."""
+        start = time.monotonic()
+        try:
+            pipe = self._redis.pipeline(transaction=False)
+            for lease in leases:
+                self._renew(
+                    keys=self._keys(lease.table_id)[:1],
+                    args=[lease.value, _ms(seconds)],
+                    client=pipe,
+                )
+            kept = pipe.execute()
+        except self._errors as error:
+            raise LeaseError(f"cannot renew {len(leases)} leases: {error}") from None
+        return [
+            Lease(lease.table_id, lease.owner, lease.fence, start + seconds) if ok else None
+            for lease, ok in zip(leases, kept, strict=True)
+        ]
+
+    def holders(self, table_ids: list[str]) -> list[str | None]:
+        """:meth:`holder` for many tables in one round trip."""
+        if not table_ids:
+            return []
+        try:
+            values = self._redis.mget([self._keys(t)[0] for t in table_ids])
+        except self._errors as error:
+            raise LeaseError(f"cannot read {len(table_ids)} leases: {error}") from None
+        return [None if v is None else str(v.decode()).rsplit(":", 1)[0] for v in values]
+
     def release(self, lease: Lease) -> bool:
         """Give the table up now (a clean hand-over); False if it was no longer ours."""
         try:
@@ -165,7 +216,7 @@ def _ms(seconds: float) -> int:
     return max(1, round(seconds * 1000))
 
 
-def _shown(address: str) -> str:
+def shown_address(address: str) -> str:
     """A Redis address without its password."""
     scheme, sep, rest = address.partition("://")
     if "@" in rest:

@@ -50,6 +50,8 @@ class ServerProcess:
         away_after: float = 45.0,
         stand_in: str = "random",
         tables_per_address: int = 1000,
+        redis: str | None = None,
+        lease: float | None = None,
         extra: tuple[str, ...] = (),
     ) -> None:
         self.db = db
@@ -80,6 +82,8 @@ class ServerProcess:
             # all together, so it is raised unless a test sets it.
             "--tables-per-address",
             str(tables_per_address),
+            *(() if redis is None else ("--redis", redis)),
+            *(() if lease is None else ("--lease", str(lease))),
             *extra,
         ]
         self._process: subprocess.Popen[bytes] | None = None
@@ -129,6 +133,17 @@ class ServerProcess:
             process.wait(timeout)
         except subprocess.TimeoutExpired:
             self.kill()
+
+    @property
+    def pid(self) -> int | None:
+        """The server's process id while it runs."""
+        process = self._process
+        return None if process is None or process.poll() is not None else process.pid
+
+    def signal(self, number: int) -> None:
+        """Send the server a signal (SIGSTOP freezes it, SIGCONT wakes it)."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.send_signal(number)
 
     def kill(self) -> None:
         """End the server at once, as a crash would."""

@@ -1,5 +1,9 @@
 """The tables this process owns: creating them, finding them, and bringing the
-unfinished ones back from the event log when the server starts."""
+unfinished ones back from the event log when the server starts.
+
+When several processes share the tables (``--redis``), a table is this process's only
+while it holds the table's lease (:mod:`king.server.lease`): :meth:`Registry.locate`
+says which process has it, taking it from the log when nobody does."""
 
 from __future__ import annotations
 
@@ -9,17 +13,20 @@ import re
 import secrets
 import time
 from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Literal
 
 from king.bots import BotSpecError
 from king.rules import Rules, RulesError
 from king.server.config import ServerSettings
+from king.server.lease import Lease, LeaseError, LeaseService
 from king.server.players import BotLimitError, BotRunner, check_bot_spec
 from king.server.protocol import CreateTableRequest, LobbyInfo, SeatRequest
 from king.server.store import EventStore, StoreError
 from king.server.tables import ActionError, Table, clean_name, hash_address
 
-__all__ = ["Registry", "TABLE_ID"]
+__all__ = ["Elsewhere", "Registry", "TABLE_ID"]
 
 log = logging.getLogger("king.server")
 
@@ -28,19 +35,43 @@ TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{4,32}$")
 _FINISHED_CACHE = 32
 
 
-class Registry:
-    """Every table of one server process, keyed by id."""
+@dataclass(frozen=True, slots=True)
+class Elsewhere:
+    """A table another server process owns now."""
 
-    def __init__(self, store: EventStore, settings: ServerSettings) -> None:
+    owner: str
+
+
+class Registry:
+    """Every table of one server process, keyed by id.
+
+    With ``leases`` the process shares tables with others: it owns a table only while
+    it holds the table's lease, which ``adopt`` hears of (to renew it and to tell the
+    other processes) and ``released`` hears the end of."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        settings: ServerSettings,
+        leases: LeaseService | None = None,
+    ) -> None:
         self.store = store
         self.settings = settings
+        self.leases = leases
         self.runner = BotRunner(settings.bot_threads)
         self._tables: dict[str, Table] = {}
         self._finished: OrderedDict[str, Table] = OrderedDict()
+        #: Set while the process hands its tables over (it takes none then).
+        self.stopping = False
+        self.adopt: Callable[[Table], None] = lambda table: None
+        self.released: Callable[[Table], None] = lambda table: None
 
     def restore(self) -> int:
         """Load every unfinished table from the log; returns how many came back.  A
-        table whose log does not replay is reported and left alone."""
+        table whose log does not replay is reported and left alone.  Processes that
+        share tables restore none here: each takes the tables nobody owns as it goes."""
+        if self.leases is not None:
+            return 0
         count = 0
         for status in ("waiting", "playing"):
             for table_id in self.store.table_ids(status):
@@ -56,11 +87,103 @@ class Registry:
                     count += 1
         return count
 
-    def _load(self, table_id: str) -> Table:
+    def _load(self, table_id: str, lease: Lease | None = None) -> Table:
+        if lease is None and self.leases is not None:
+            lease = Lease(table_id, "", 0, float("-inf"))  # read only: owned elsewhere
         events = self.store.events(table_id)
         return Table.restore(
-            table_id, events, store=self.store, settings=self.settings, runner=self.runner
+            table_id,
+            events,
+            store=self.store,
+            settings=self.settings,
+            runner=self.runner,
+            lease=lease,
         )
+
+    def _grant(self, table_id: str) -> Lease | None:
+        """This process's lease on a new table (when processes share tables)."""
+        if self.leases is None:
+            return None
+        lease = self.leases.acquire(table_id, self.settings.lease_seconds)
+        if lease is None:
+            raise ActionError("busy", "the new table's id is taken; try again")
+        return lease
+
+    def take(self, table_id: str) -> Table | None:
+        """Own the table from now on, if no other process does: its lease first, then
+        its fencing number in the log (after which its old owner can write nothing),
+        then its events.  None while another process holds it."""
+        assert self.leases is not None
+        lease = self.leases.acquire(table_id, self.settings.lease_seconds)
+        if lease is None:
+            return None
+        try:
+            self.store.claim(table_id, lease.fence)
+            table = self._load(table_id, lease)
+        except StoreError:
+            self.leases.release(lease)
+            raise
+        self._tables[table_id] = table
+        self._finished.pop(table_id, None)
+        self.adopt(table)
+        return table
+
+    def locate(self, table_id: str) -> Table | Elsewhere | None:
+        """The table to play at: this process's own (taken now if nobody owns it), the
+        process that owns it, or None when there is no such table."""
+        if self.leases is None:
+            return self.get(table_id)
+        if not TABLE_ID.match(table_id):
+            return None
+        table = self._tables.get(table_id)
+        if table is not None:
+            if table.writable:
+                return table
+            self.forget(table)  # its lease passed: it may be another's now
+        if not self.store.exists(table_id):
+            return None
+        if self.stopping:
+            holder = self.leases.holder(table_id)
+            if holder is not None and holder != self.leases.owner:
+                return Elsewhere(holder)
+            raise ActionError("busy", "this server process is stopping: connect again")
+        # Taken unless a running process holds it (a dead holder's lease is broken).
+        taken = self.take(table_id)
+        if taken is not None:
+            return taken
+        holder = self.leases.holder(table_id)
+        if holder is None:  # released just now: try once more
+            taken = self.take(table_id)
+            if taken is None:
+                raise ActionError("busy", "the table is changing hands: connect again")
+            return taken
+        return Elsewhere(holder)
+
+    def local(self, table_id: str) -> Table | None:
+        """The table if this process owns it now."""
+        table = self._tables.get(table_id)
+        return table if table is not None and table.writable else None
+
+    def owned(self) -> list[Table]:
+        """The tables this process holds (leased, when processes share tables)."""
+        return list(self._tables.values())
+
+    def forget(self, table: Table) -> None:
+        """Stop being the table's owner: its bots stop, its connections are dropped
+        (they reconnect to its next owner) and its lease, if still ours, is released."""
+        if self._tables.get(table.id) is not table:
+            return
+        del self._tables[table.id]
+        for client in table.connections():
+            client.drop()
+        table.close()
+        self.runner.forget(table.id)
+        if self.leases is not None and table.lease is not None and table.lease.valid():
+            try:
+                self.leases.release(table.lease)
+            except LeaseError as error:
+                log.error("%s", error)
+        self.released(table)
 
     def create(
         self, request: CreateTableRequest, address: str | None = None
@@ -108,6 +231,7 @@ class Registry:
             raise ActionError("invalid", f"seat {request.seat} is a bot's: sit in a person's seat")
         seed = request.seed if request.seed is not None else secrets.randbits(63)
         table_id = self._new_id()
+        lease = self._grant(table_id)
         table = Table.create(
             table_id,
             rules=rules,
@@ -119,8 +243,10 @@ class Registry:
             host=host,
             by=clean_name(request.name),
             hints=request.hints,
+            lease=lease,
         )
         self._tables[table_id] = table
+        self.adopt(table)
         if request.seat is None:
             return table, None, None
         seat, token = table.claim(request.name, request.seat)
@@ -136,7 +262,10 @@ class Registry:
         if table.status != "over":
             raise ActionError("not_over", "the game is not over yet")
         name = table.seats[seat].name or f"seat {seat}"
-        following = self.get(table.next) if table.next is not None else None
+        located = self.locate(table.next) if table.next is not None else None
+        if isinstance(located, Elsewhere):
+            raise ActionError("moved", "the next game is at another server process: try again")
+        following = located
         if following is None:
             seats = [SeatRequest(kind=kind, bot=bot) for kind, bot in table.seat_requests()]
             rules = table.rules.to_spec()
@@ -159,7 +288,9 @@ class Registry:
                 return table_id
 
     def get(self, table_id: str) -> Table | None:
-        """The table of this id: open, or finished (read back from the log)."""
+        """The table of this id: open, or finished (read back from the log).  When
+        processes share tables, an open one another owns comes back read only, as the
+        log has it: to look at, not to play (:meth:`locate` is for that)."""
         if not TABLE_ID.match(table_id):
             return None
         table = self._tables.get(table_id) or self._finished.get(table_id)
@@ -170,15 +301,18 @@ class Registry:
         table = self._load(table_id)
         if not table.is_open:
             self._remember_finished(table)
-        else:  # only a table this process failed to restore gets here
+        elif self.leases is None:  # only a table this process failed to restore gets here
             self._tables[table_id] = table
         return table
 
     def _prune(self) -> None:
         """Move finished and closed tables nobody watches out of the open ones."""
-        for table_id, table in list(self._tables.items()):
+        for table in list(self._tables.values()):
             if not table.is_open and not table.has_clients:
-                del self._tables[table_id]
+                if self.leases is not None:
+                    self.forget(table)
+                    continue
+                del self._tables[table.id]
                 self._remember_finished(table)
 
     def close_idle(self, now: float | None = None) -> int:

@@ -3,6 +3,7 @@ against three computer players in the browser."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -13,17 +14,21 @@ import urllib.request
 import webbrowser
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import uvicorn
+from fastapi import FastAPI
 
 from king.jsontext import loads
 from king.rules import Rules
 from king.server.app import create_app
 from king.server.config import ServerSettings
 from king.server.database import open_store
+from king.server.lease import LeaseError, LeaseService
 from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.registry import Registry
+from king.server.shared import SharedTables
 from king.server.store import EventStore, StoreError, StoreLockedError, describe
 
 __all__ = [
@@ -35,6 +40,8 @@ __all__ = [
     "bind",
     "WS_MAX_BYTES",
 ]
+
+log = logging.getLogger("king.server")
 
 #: The largest WebSocket message uvicorn reads; bigger ones close the connection (1009).
 #: Anything from 4 KiB (the protocol's limit) to this size gets an ``error`` message.
@@ -64,8 +71,11 @@ class ClientFaultFilter(logging.Filter):
 
 
 def bind(host: str, port: int) -> socket.socket:
-    """A listening socket (``port`` 0: any free port), bound before uvicorn starts so
-    that the URL printed is the one that works."""
+    """A socket bound to ``host:port`` (``port`` 0: any free port) before uvicorn starts,
+    so that the URL printed is the one that works.  It listens only once the server can
+    serve (asyncio starts listening after the application has started): until then a
+    connection is refused at once, and a client or proxy tries another server process,
+    instead of waiting in the queue of one that is still starting."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -74,7 +84,6 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as error:
         sock.close()
         raise ServeError(f"cannot listen on {host}:{port}: {error.strerror}") from None
-    sock.listen(2048)
     sock.set_inheritable(True)
     return sock
 
@@ -90,9 +99,52 @@ def _url(sock: socket.socket) -> str:
 
 def _open_store(settings: ServerSettings) -> EventStore:
     try:
-        return open_store(settings.db, durable=settings.durable)
+        return open_store(settings.db, durable=settings.durable, shared=settings.redis is not None)
     except StoreError as error:
         raise ServeError(str(error)) from None
+
+
+def _check_redis(settings: ServerSettings) -> None:
+    """Fail before serving, in one line, when the Redis of ``--redis`` cannot be used."""
+    if settings.redis is None:
+        return
+    try:
+        LeaseService(settings.redis, "check").close()
+    except LeaseError as error:
+        raise ServeError(str(error)) from None
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, which first hands the process's shared tables over to the other
+    processes when asked to stop (so that no client reconnects to a process that is
+    going)."""
+
+    def __init__(self, config: uvicorn.Config, app: FastAPI) -> None:
+        super().__init__(config)
+        self._app = app
+        self._handing_over = False
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        shared: SharedTables | None = getattr(self._app.state, "shared", None)
+        if shared is None or self._handing_over:
+            super().handle_exit(sig, frame)
+            return
+        self._handing_over = True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            super().handle_exit(sig, frame)
+            return
+
+        async def hand_over_then_stop() -> None:
+            try:
+                await asyncio.wait_for(shared.hand_over(), timeout=5)
+            except Exception:
+                log.exception("the tables were not handed over")
+            finally:
+                uvicorn.Server.handle_exit(self, sig, frame)
+
+        loop.call_soon_threadsafe(lambda: loop.create_task(hand_over_then_stop()))
 
 
 def _run(
@@ -102,6 +154,7 @@ def _run(
     log_level: str,
     store: EventStore | None = None,
 ) -> None:
+    _check_redis(settings)
     store = store if store is not None else _open_store(settings)
     app = create_app(settings, store, on_ready)
     config = uvicorn.Config(
@@ -113,7 +166,7 @@ def _run(
     )
     logging.basicConfig(level=logging.WARNING, format="king: %(message)s")
     logging.getLogger("uvicorn.error").addFilter(ClientFaultFilter())
-    server = uvicorn.Server(config)
+    server = _Server(config, app)
     try:
         server.run(sockets=[sock])
     finally:

@@ -59,6 +59,9 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX king_tables_by_status ON king_tables(status, updated);
     """,
+    # 2: the fencing number each event was written under (NULL: written unfenced), so
+    # that who wrote what after a takeover can be read back.
+    "ALTER TABLE king_events ADD COLUMN fence BIGINT;",
 )
 
 #: Advisory lock keys (any two 64-bit numbers no other program is likely to use).
@@ -106,6 +109,10 @@ class PostgresEventStore:
         except psycopg.Error as error:
             raise StoreError(f"cannot connect to {self.where}: {_reason(error)}") from None
         try:
+            if not self._exclusive:
+                # Processes share the tables: one frozen in the middle of an append must
+                # not keep the table's row locked from the process that takes it over.
+                db.execute("SET idle_in_transaction_session_timeout = '2s'")
             _migrate(db, self.where)
             if self._exclusive:
                 row = db.execute("SELECT pg_try_advisory_lock(%s)", (_SERVER_LOCK,)).fetchone()
@@ -172,9 +179,9 @@ class PostgresEventStore:
                 )
                 fenced(table_id, fence, held.fetchone())
             db.execute(
-                "INSERT INTO king_events (table_id, number, kind, data, at) "
-                "VALUES (%s, %s, %s, %s, %s)",
-                (table_id, number, kind, dumps(data), now),
+                "INSERT INTO king_events (table_id, number, kind, data, at, fence) "
+                "VALUES (%s, %s, %s, %s, %s, %s)",
+                (table_id, number, kind, dumps(data), now, fence),
             )
             db.execute(
                 "UPDATE king_tables SET updated = %s, status = COALESCE(%s, status) WHERE id = %s",

@@ -49,6 +49,9 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 2: the owner's fencing number per table (see EventStore.claim).
     "ALTER TABLE tables ADD COLUMN fence INTEGER NOT NULL DEFAULT 0;",
+    # 3: the fencing number each event was written under (NULL: written unfenced), so
+    # that who wrote what after a takeover can be read back.
+    "ALTER TABLE events ADD COLUMN fence INTEGER;",
 )
 
 
@@ -135,8 +138,9 @@ class SqliteEventStore:
                 held = db.execute("SELECT fence FROM tables WHERE id = ?", (table_id,))
                 fenced(table_id, fence, held.fetchone())
             db.execute(
-                "INSERT INTO events (table_id, number, kind, data, at) VALUES (?, ?, ?, ?, ?)",
-                (table_id, number, kind, dumps(data), now),
+                "INSERT INTO events (table_id, number, kind, data, at, fence) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (table_id, number, kind, dumps(data), now, fence),
             )
             if status is None:
                 db.execute("UPDATE tables SET updated = ? WHERE id = ?", (now, table_id))

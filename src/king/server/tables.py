@@ -8,15 +8,16 @@ the log holds.  Everything here runs on the event loop; only bots think elsewher
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import logging
 import secrets
 import time
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from king.cards import Card, CardSet
 from king.deal import IllegalMoveError
@@ -40,7 +41,10 @@ from king.server.protocol import (
     TableMessage,
     WelcomeMessage,
 )
-from king.server.store import EventStore, StoredEvent, StoreError
+from king.server.store import EventStore, StoredEvent, StoreError, StoreFencedError
+
+if TYPE_CHECKING:
+    from king.server.lease import Lease
 
 __all__ = ["ActionError", "Client", "Seat", "Table", "hash_address", "hash_token", "clean_name"]
 
@@ -73,6 +77,10 @@ class Client(Protocol):
 
     def send(self, text: str) -> None:
         """Queue one message for this connection."""
+
+    def drop(self) -> None:
+        """Close the connection because the table has moved to another server process
+        (the client reconnects and finds it there)."""
 
 
 def hash_token(token: str) -> str:
@@ -178,6 +186,15 @@ class Table:
         self.autoplay = Autoplay(self)
         self._broken: str | None = None
         self._closed = False
+        #: This process's lease on the table, when server processes share tables: every
+        #: write carries its fencing number and none is made once it has passed.
+        self.lease: Lease | None = None
+        #: Called (on the event loop, soon after) when the log refused a write because
+        #: another process has taken the table over.
+        self.on_lost: Callable[[Table], None] | None = None
+        #: Called when what :meth:`info` shows may have changed (to keep the shared
+        #: lobby up to date).
+        self.on_change: Callable[[Table], None] | None = None
 
     # -- building ---------------------------------------------------------------------
 
@@ -195,9 +212,11 @@ class Table:
         host: str | None = None,
         by: str | None = None,
         hints: bool = False,
+        lease: Lease | None = None,
     ) -> Table:
         """A new table, written to the log (it starts once every seat is claimed).
-        ``host`` is the creator's :func:`hash_address`, to count their open tables."""
+        ``host`` is the creator's :func:`hash_address`, to count their open tables;
+        ``lease`` this process's on it, when processes share tables."""
         header: dict[str, Any] = {
             "rules": rules.to_spec(),
             "seed": seed,
@@ -210,7 +229,10 @@ class Table:
         if hints:
             header["hints"] = True
         created = store.create_table(table_id, header)
+        if lease is not None:
+            store.claim(table_id, lease.fence)
         table = cls(table_id, header, created, store=store, settings=settings, runner=runner)
+        table.lease = lease
         if all(seat.claimed for seat in table.seats):
             table._start()
         return table
@@ -224,9 +246,12 @@ class Table:
         store: EventStore,
         settings: ServerSettings,
         runner: BotRunner,
+        lease: Lease | None = None,
     ) -> Table:
         """The table as its events left it.  Raises :class:`StoreError` for a log that
-        does not replay (which is then left untouched for a person to look at)."""
+        does not replay (which is then left untouched for a person to look at).  With
+        ``lease``, its fencing number must already be the table's claim (taken before
+        the events were read, so that the previous owner can add none after them)."""
         if not events or events[0].kind != "table":
             raise StoreError(f"table {table_id}: the log does not start with the table")
         try:
@@ -240,6 +265,7 @@ class Table:
             )
         except (KeyError, TypeError, ValueError) as error:
             raise StoreError(f"table {table_id}: event 0 is not a table: {error}") from None
+        table.lease = lease
         for event in events[1:]:
             try:
                 table._apply(event.kind, event.data)
@@ -252,7 +278,7 @@ class Table:
         if table.status == "playing" and table.game.phase is Phase.DEALING:
             # The server stopped between the last card of a deal and the next deal.
             table._deal_next()
-        if table.game.is_over:
+        if table.game.is_over and table.writable:
             table.store.set_status(table_id, "over")
         return table
 
@@ -283,9 +309,29 @@ class Table:
         else:
             raise ValueError(f"unknown event kind {kind!r}")
 
+    @property
+    def writable(self) -> bool:
+        """Whether this process may write the table's log now: always, unless processes
+        share tables and this one's lease has passed."""
+        return self.lease is None or self.lease.valid()
+
+    def _append(self, kind: str, data: dict[str, Any], status: Status | None = None) -> None:
+        """Write the next event, as the table's owner if processes share tables."""
+        lease = self.lease
+        try:
+            if lease is not None and not lease.valid():
+                raise StoreFencedError(f"table {self.id}: this process's lease on it has passed")
+            self.store.append(
+                self.id, self.seq, kind, data, status, fence=None if lease is None else lease.fence
+            )
+        except StoreFencedError:
+            if self.on_lost is not None:
+                asyncio.get_running_loop().call_soon(self.on_lost, self)
+            raise
+
     def _record(self, kind: str, data: dict[str, Any], status: Status | None = None) -> None:
         """Append an event to the log, then apply it; a failed write changes nothing."""
-        self.store.append(self.id, self.seq, kind, data, status)
+        self._append(kind, data, status)
         self.seq += 1
         self._apply(kind, data)
         self.last_active = time.monotonic()
@@ -299,7 +345,7 @@ class Table:
         hands = tuple(CardSet(m) for m in masks)
         data = to_json(Dealt(game.declarer, (hands[0], hands[1], hands[2], hands[3])))
         try:
-            self.store.append(self.id, self.seq, "deal", data)
+            self._append("deal", data)
         except StoreError as error:
             # The game has dealt but the log has not: refuse moves until a restart,
             # which deals the same cards again from the seed and logs them.
@@ -307,6 +353,8 @@ class Table:
             log.error("table %s stops: %s", self.id, error)
             return
         self.seq += 1
+        if self.on_change is not None:
+            self.on_change(self)
 
     # -- joining and connections ----------------------------------------------------------
 
@@ -438,6 +486,10 @@ class Table:
         """Whether a person is connected to ``seat`` now."""
         return any(s == seat for s in self._clients.values())
 
+    def connections(self) -> list[Client]:
+        """Every connection to the table now (players and spectators)."""
+        return list(self._clients)
+
     @property
     def has_clients(self) -> bool:
         return bool(self._clients)
@@ -467,6 +519,10 @@ class Table:
                 event = self._declare(seat, action)
             else:
                 event = self._play(seat, action)
+        except StoreFencedError:
+            raise ActionError(
+                "moved", "this table has moved to another server process: reconnect to play on"
+            ) from None
         except StoreError as error:
             log.error("table %s: %s", self.id, error)
             raise ActionError("server", "the move could not be saved, so it was not made") from None
@@ -528,6 +584,8 @@ class Table:
 
     def _set_status(self, status: Status) -> None:
         self.status = status
+        if not self.writable:
+            return
         try:
             self.store.set_status(self.id, status)
         except StoreError as error:  # the events hold the truth; a restart mends this
@@ -616,6 +674,8 @@ class Table:
 
     def announce_table(self) -> None:
         """Tell everyone connected who sits where now."""
+        if self.on_change is not None:
+            self.on_change(self)
         if not self._clients:
             return
         text = TableMessage(table=self.info()).model_dump_json()

@@ -1,7 +1,12 @@
 // One WebSocket to a table, reopened with a growing delay when it drops, so that a
-// player who loses the network (or a server that restarts) comes back by itself.
+// player who loses the network (or a server that restarts) comes back by itself.  A
+// connection that goes quiet is asked for a pong, and given up (for a new one) when
+// even that brings nothing: a server process that froze keeps its sockets open.
 
 const PROTOCOL = 1;
+/** Quiet this long (ms): send a ping.  Quiet this long after all: connect afresh. */
+const PING_AFTER = 5000;
+const GIVE_UP_AFTER = 10000;
 
 export class Connection {
   /**
@@ -17,6 +22,26 @@ export class Connection {
     this.delay = 250;
     this.stopped = false;
     this.timer = null;
+    this.heard = Date.now();
+    this.pinged = false;
+    this.watchdog = window.setInterval(() => this.watch(), 1000);
+  }
+
+  /** Ping a quiet connection; replace one that stays silent even to a ping. */
+  watch() {
+    const socket = this.socket;
+    if (this.stopped || !socket) return;
+    const quiet = Date.now() - this.heard;
+    if (quiet > GIVE_UP_AFTER) {
+      // Silent even to a ping, or never opened: a new connection, without waiting.
+      this.socket = null; // its close event, whenever it comes, is then ignored
+      socket.close();
+      this.handlers.onStatus("reconnecting");
+      this.open();
+    } else if (socket.readyState === WebSocket.OPEN && quiet > PING_AFTER && !this.pinged) {
+      this.pinged = true;
+      this.send({ type: "ping" });
+    }
   }
 
   open() {
@@ -24,12 +49,18 @@ export class Connection {
     const url = `${scheme}://${window.location.host}/api/tables/${encodeURIComponent(this.table)}/ws`;
     const socket = new WebSocket(url);
     this.socket = socket;
+    this.heard = Date.now();
+    this.pinged = false;
     socket.addEventListener("open", () => {
+      this.heard = Date.now();
       this.delay = 250;
       this.handlers.onStatus("open");
       this.send(this.greeting());
     });
     socket.addEventListener("message", (event) => {
+      if (this.socket !== socket) return;
+      this.heard = Date.now();
+      this.pinged = false;
       let message;
       try {
         message = JSON.parse(event.data);
@@ -61,6 +92,7 @@ export class Connection {
   close() {
     this.stopped = true;
     window.clearTimeout(this.timer);
+    window.clearInterval(this.watchdog);
     this.socket?.close();
   }
 }

@@ -1,0 +1,411 @@
+"""Tables shared by many server processes (``king serve --db postgresql://… --redis …``).
+
+Each table has one owner at a time: the process holding its lease in Redis, which plays
+it as a lone server would (its log in PostgreSQL, every append fenced by the lease).
+A person may be connected to any process.  One connected to a process that does not own
+the table is *relayed*: that process forwards each message to the owner over the
+:class:`~king.server.bus.Bus`, and the owner answers through a :class:`RemoteClient`
+that stands, at the table, for the connection held elsewhere: so the table's own code,
+refusals and all, is the same for both.
+
+This process's keeper renews its leases a few times per lease; a lease it fails to keep
+(the process froze, or lost Redis) makes it give the table up at once: bots stopped,
+every connection dropped, so that the clients reconnect to the new owner.  It also
+takes over, from the log, every unfinished table that no live process holds (its owner
+died), and drops relayed connections whose owner has changed or gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import os
+import random
+import secrets
+import socket
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from king.server.bus import Bus, BusTimeoutError
+from king.server.lease import LeaseError, LeaseService
+from king.server.protocol import (
+    ErrorMessage,
+    LobbyInfo,
+    ProtocolError,
+    TableInfo,
+    parse_client_message,
+)
+from king.server.registry import Elsewhere, Registry
+from king.server.session import Session
+from king.server.store import StoreError
+from king.server.tables import ActionError, Client, Table
+
+__all__ = ["RemoteClient", "RelayedConnection", "SharedTables", "process_name"]
+
+log = logging.getLogger("king.server")
+
+
+def process_name() -> str:
+    """A name for this server process, unique among all that ever share the tables."""
+    host = socket.gethostname().replace(":", "-")[:40] or "host"
+    return f"{host}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class RemoteClient:
+    """At the owner: a connection that another process holds and relays."""
+
+    def __init__(self, bus: Bus, relay: str, conn: str) -> None:
+        self.bus = bus
+        self.relay = relay
+        self.conn = conn
+
+    def send(self, text: str) -> None:
+        self.bus.send(self.relay, {"op": "send", "conn": self.conn, "text": text})
+
+    def drop(self) -> None:
+        self.bus.send(self.relay, {"op": "drop", "conn": self.conn})
+
+
+@dataclass(slots=True)
+class RelayedConnection:
+    """At a process that does not own the table: one connection whose messages go to
+    the owner.  It reads like a :class:`~king.server.session.Session` to the socket
+    loop (``receive``, ``error``, ``close``)."""
+
+    shared: SharedTables
+    client: Client
+    table_id: str
+    owner: str
+    conn: str
+
+    def error(self, code: str, message: str) -> None:
+        self.client.send(ErrorMessage(code=code, message=message).model_dump_json())
+
+    def receive(self, text: str) -> None:
+        """Forward one message to the owner, unless it is not a protocol message at all
+        (then the refusal is given here, as the owner would give it)."""
+        try:
+            parse_client_message(text)
+        except ProtocolError as error:
+            self.client.send(
+                ErrorMessage(
+                    code=error.code, message=error.message, about=error.about
+                ).model_dump_json()
+            )
+            return
+        self.shared.bus.send(self.owner, {"op": "text", "conn": self.conn, "text": text})
+
+    def close(self) -> None:
+        self.shared.end_relay(self)
+
+
+class SharedTables:
+    """This process's part in the tables that many processes share."""
+
+    def __init__(self, registry: Registry, bus: Bus, leases: LeaseService) -> None:
+        self.registry = registry
+        self.bus = bus
+        self.leases = leases
+        self.name = bus.name
+        self.lease_seconds = registry.settings.lease_seconds
+        #: Connections relayed to this process, by connection id.
+        self._sessions: dict[str, tuple[Session, RemoteClient]] = {}
+        #: Connections this process relays to others, by connection id.
+        self._relayed: dict[str, RelayedConnection] = {}
+        self._numbers = itertools.count(1)
+        self._keeper: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._handed_over = False
+        registry.adopt = self._adopt
+        registry.released = self._released
+
+    async def start(self) -> None:
+        """Listen to the other processes and start keeping leases."""
+        await self.bus.start(self._on_message)
+        self._keeper = asyncio.get_running_loop().create_task(self._keep())
+
+    # -- this process's tables ---------------------------------------------------------
+
+    def _adopt(self, table: Table) -> None:
+        table.on_lost = self._lost
+        table.on_change = self._show
+        self._show(table)
+
+    def _released(self, table: Table) -> None:
+        if not table.is_open:
+            self.bus.show_table(table.id, None)
+
+    def _show(self, table: Table) -> None:
+        if table.is_open:
+            self.bus.show_table(table.id, table.info().model_dump_json())
+        else:
+            self.bus.show_table(table.id, None)
+
+    def _lost(self, table: Table) -> None:
+        log.warning("table %s has another owner now: giving it up", table.id)
+        self.registry.forget(table)
+
+    async def _keep(self) -> None:
+        """Renew the leases, take over orphaned tables, check the relays, a few times
+        per lease."""
+        interval = self.lease_seconds / 4
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                self._renew()
+                await self._check_relays()
+                if not self._stopping:
+                    await self._adopt_orphans()
+            except (LeaseError, StoreError) as error:
+                log.error("keeping the shared tables: %s", error)
+            except Exception:
+                log.exception("keeping the shared tables failed")
+
+    def _renew(self) -> None:
+        tables = [t for t in self.registry.owned() if t.lease is not None]
+        if not tables:
+            return
+        now_valid = [t for t in tables if t.lease is not None and t.lease.valid()]
+        for table in tables:
+            if table not in now_valid:
+                log.warning("the lease on table %s passed: giving it up", table.id)
+                self.registry.forget(table)
+        leases = [t.lease for t in now_valid if t.lease is not None]
+        if not leases:
+            return
+        for table, renewed in zip(
+            now_valid, self.leases.renew_all(leases, self.lease_seconds), strict=True
+        ):
+            if renewed is None:
+                log.warning("the lease on table %s is another's now: giving it up", table.id)
+                self.registry.forget(table)
+            else:
+                table.lease = renewed
+
+    async def _check_relays(self) -> None:
+        # Connections relayed here from processes that have died.  Only those asked
+        # about are judged: one opened while Redis was being asked is not in the answer.
+        relays = {remote.relay for _, remote in self._sessions.values()}
+        if relays:
+            running = await self.bus.listening(relays)
+            for conn, (session, remote) in list(self._sessions.items()):
+                if remote.relay in relays and remote.relay not in running:
+                    self._sessions.pop(conn, None)
+                    session.close()
+        # Connections this process relays to an owner that has died or is not the
+        # owner any more: dropped, to reconnect to the table's owner now.
+        if self._relayed:
+            relayed = list(self._relayed.values())
+            holders = self.leases.holders([r.table_id for r in relayed])
+            running = await self.bus.listening({r.owner for r in relayed})
+            for relay, holder in zip(relayed, holders, strict=True):
+                if self._relayed.get(relay.conn) is not relay:
+                    continue  # closed meanwhile
+                if holder != relay.owner or relay.owner not in running:
+                    self._relayed.pop(relay.conn, None)
+                    relay.client.drop()
+
+    async def _adopt_orphans(self) -> None:
+        """Take unfinished tables whose owner is gone (or that have none): this
+        process's share of them, so that a dead process's tables spread over the others
+        (those left are taken by the others, or by this one next time)."""
+        mine = {t.id for t in self.registry.owned()}
+        ids = [
+            t
+            for status in ("waiting", "playing")
+            for t in self.registry.store.table_ids(status)
+            if t not in mine
+        ]
+        holders = self.leases.holders(ids)
+        running = await self.bus.listening({h for h in holders if h is not None})
+        orphans = [
+            table_id
+            for table_id, holder in zip(ids, holders, strict=True)
+            if holder is None or holder not in running
+        ]
+        if not orphans:
+            return
+        share = -(-len(orphans) // max(1, len(await self.bus.processes())))
+        for table_id in random.sample(orphans, share):
+            started = time.monotonic()
+            try:
+                table = self.registry.take(table_id)
+            except StoreError as error:
+                log.error("table %s was not taken over: %s", table_id, error)
+                continue
+            if table is not None:
+                log.warning(
+                    "took table %s over from the log (%d events, %.0f ms)",
+                    table_id,
+                    table.seq,
+                    (time.monotonic() - started) * 1000,
+                )
+            await asyncio.sleep(0)  # what waits meanwhile (a relayed message) goes first
+
+    # -- relaying ------------------------------------------------------------------------
+
+    def relay(self, client: Client, table_id: str, owner: str) -> RelayedConnection:
+        """Start relaying a new connection to the table's owner."""
+        conn = f"{self.name}/{next(self._numbers)}"
+
+        relayed = RelayedConnection(self, client, table_id, owner, conn)
+        self._relayed[conn] = relayed
+        self.bus.send(owner, {"op": "open", "conn": conn, "from": self.name, "table": table_id})
+        return relayed
+
+    def end_relay(self, relayed: RelayedConnection) -> None:
+        if self._relayed.pop(relayed.conn, None) is not None:
+            self.bus.send(relayed.owner, {"op": "close", "conn": relayed.conn})
+
+    def _on_message(self, message: dict[str, Any]) -> None:
+        op = message.get("op")
+
+        conn = str(message.get("conn"))
+        if op == "send":
+            relayed = self._relayed.get(conn)
+            if relayed is not None:
+                relayed.client.send(str(message.get("text")))
+
+        elif op == "drop":
+            relayed = self._relayed.pop(conn, None)
+            if relayed is not None:
+                relayed.client.drop()
+        elif op == "open":
+            self._open(conn, str(message.get("from")), str(message.get("table")))
+        elif op == "text":
+            held = self._sessions.get(conn)
+            if held is None:
+                return
+            try:
+                held[0].receive(str(message.get("text")))
+            except Exception:  # a bug must not take the table down
+                log.exception("a relayed message could not be handled")
+                held[0].error("server", "the server failed to handle this message")
+        elif op == "close":
+            held = self._sessions.pop(conn, None)
+            if held is not None:
+                held[0].close()
+        elif op == "call":
+            self.bus.reply(message, self._answer(message))
+
+    def _open(self, conn: str, relay: str, table_id: str) -> None:
+        remote = RemoteClient(self.bus, relay, conn)
+        table = self.registry.local(table_id)
+        if table is None or self._stopping:
+            remote.drop()  # not ours (any more): the client finds the owner again
+            return
+        self._sessions[conn] = (Session(table, remote), remote)
+
+    # -- requests for another process's table ----------------------------------------
+
+    def _answer(self, call: dict[str, Any]) -> dict[str, Any]:
+        table = self.registry.local(str(call.get("table")))
+        if table is None or self._stopping:
+            return {"error": {"code": "moved", "message": "the table is not here"}}
+        method = call.get("method")
+        try:
+            if method == "join":
+                seat, token = table.claim(str(call.get("name")), call.get("seat"))
+                return {"ok": {"table": table.id, "seat": seat, "token": token}}
+            if method == "again":
+                asker = table.authenticate(str(call.get("token")))
+                following_id = table.next
+                if (
+                    asker is not None
+                    and following_id is not None
+                    and self.registry.local(following_id) is None
+                ):
+                    # The next game is owned elsewhere: the asker joins it there.
+                    name = table.seats[asker].name or f"seat {asker}"
+                    return {"ok": {"join": following_id, "seat": asker, "name": name}}
+                address = call.get("address")
+                following, seat, token = self.registry.again(
+                    table, str(call.get("token")), address if isinstance(address, str) else None
+                )
+                return {"ok": {"table": following.id, "seat": seat, "token": token}}
+            if method == "info":
+                return {"ok": json.loads(table.info().model_dump_json())}
+        except ActionError as error:
+            return {"error": {"code": error.code, "message": error.message}}
+        except StoreError as error:
+            log.error("%s", error)
+            return {"error": {"code": "server", "message": "the table could not be written"}}
+        return {"error": {"code": "invalid", "message": f"no such request {method!r}"}}
+
+    async def ask(self, table_id: str, method: str, args: dict[str, Any]) -> dict[str, Any]:
+        """Do ``method`` at the table wherever it is owned: here, or at its owner.
+        Returns the answer's ``ok`` part; raises :class:`ActionError` for a refusal."""
+        for _ in range(3):
+            located = self.registry.locate(table_id)
+            if located is None:
+                raise ActionError("not_found", f"there is no table {table_id!r}")
+            if isinstance(located, Elsewhere):
+                try:
+                    answer = await self.bus.call(located.owner, method, {"table": table_id, **args})
+                except BusTimeoutError:
+                    await asyncio.sleep(self.lease_seconds / 2)
+                    continue
+            else:
+                answer = self._answer({"method": method, "table": table_id, **args})
+            error = answer.get("error")
+            if isinstance(error, dict):
+                if error.get("code") == "moved":
+                    await asyncio.sleep(0.05)
+                    continue
+                raise ActionError(str(error.get("code")), str(error.get("message")))
+            ok = answer.get("ok")
+            if isinstance(ok, dict) and "join" in ok:  # the next game, at its owner
+                return await self.ask(
+                    str(ok["join"]), "join", {"name": ok["name"], "seat": ok["seat"]}
+                )
+            if isinstance(ok, dict):
+                return ok
+        raise ActionError("busy", "the table's server process did not answer: try again")
+
+    async def lobby(self) -> LobbyInfo:
+        """Every process's open tables (each shown as its owner last told) and the
+        latest finished ones."""
+        info = self.registry.lobby()
+        mine = {t.id for t in info.open}
+        shown = await self.bus.lobby()
+        others: list[TableInfo] = []
+        for table_id, text in shown.items():
+            if table_id in mine:
+                continue
+            with contextlib.suppress(ValueError):
+                entry = TableInfo.model_validate_json(text)
+                if entry.status in ("waiting", "playing"):
+                    others.append(entry)
+        tables = sorted([*info.open, *others], key=lambda t: -t.created)
+        return LobbyInfo(open=tables, finished=info.finished)
+
+    # -- stopping --------------------------------------------------------------------------
+
+    async def hand_over(self) -> None:
+        """Give every table up cleanly (SIGTERM): connections dropped so that their
+        clients reconnect to the next owner, leases released so that it need not wait."""
+        if self._handed_over:
+            return
+        self._handed_over = True
+        self._stopping = True
+        self.registry.stopping = True
+        if self._keeper is not None:
+            self._keeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._keeper
+        tables = self.registry.owned()
+        for table in tables:
+            self.registry.forget(table)
+        for conn, (session, _) in list(self._sessions.items()):
+            self._sessions.pop(conn, None)
+            session.close()
+        for relayed in list(self._relayed.values()):
+            self._relayed.pop(relayed.conn, None)
+            relayed.client.drop()
+        if tables:
+            log.warning("handed %d tables over to the other processes", len(tables))
+        await self.bus.close()
