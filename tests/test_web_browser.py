@@ -1,10 +1,11 @@
 """The page in a real browser: Debian's Chromium driven by Playwright, against a real
 server in a child process.  A person plays by clicking (and with the keyboard), two
 people share a table, a player comes back after closing the page, and the server is
-killed and restarted in the middle of a deal."""
+killed and restarted in the middle of a deal, and one that freezes is noticed."""
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -276,6 +277,34 @@ def test_the_server_is_killed_and_restarted_mid_deal(browser: Browser, tmp_path:
         first.kill()
         if second is not None:
             second.stop()
+
+
+def test_a_frozen_server_is_noticed_and_the_page_plays_on_when_it_wakes(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A server that freezes keeps its sockets open: the page pings the quiet socket,
+    gives it up when even that is not answered (10 s), and connects afresh."""
+    with ServerProcess(tmp_path / "king.db", bot_pause=0) as server:
+        claim = create(server, ["human", "random", "random", "random"], seed=5)
+        page = browser.new_page(viewport=PHONE)
+        errors = watch_errors(page)
+        page.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
+        wait_my_turn(page)
+        server.signal(signal.SIGSTOP)
+        try:
+            frozen = time.monotonic()
+            page.wait_for_selector("#banner:not([hidden])", timeout=20000)
+            assert 9 < time.monotonic() - frozen < 16  # pinged at 5 s, given up at 10 s
+        finally:
+            server.signal(signal.SIGCONT)
+        page.wait_for_selector("#banner", state="hidden", timeout=20000)
+        wait_my_turn(page)
+        cards = hand(page)
+        while step(page) != "played":
+            pass
+        fewer_cards(page, len(cards))
+        assert not errors, errors
+        page.close()
 
 
 def test_a_spectator_sees_the_final_score_sheet_and_the_record(

@@ -26,6 +26,7 @@ import os
 import random
 import secrets
 import socket
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -120,13 +121,20 @@ class SharedTables:
         self._keeper: asyncio.Task[None] | None = None
         self._stopping = False
         self._handed_over = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._renewer_stop = threading.Event()
+        self._renewer = threading.Thread(
+            target=self._renew_forever, name="king-leases", daemon=True
+        )
         registry.adopt = self._adopt
         registry.released = self._released
 
     async def start(self) -> None:
         """Listen to the other processes and start keeping leases."""
         await self.bus.start(self._on_message)
-        self._keeper = asyncio.get_running_loop().create_task(self._keep())
+        self._loop = asyncio.get_running_loop()
+        self._keeper = self._loop.create_task(self._keep())
+        self._renewer.start()
 
     # -- this process's tables ---------------------------------------------------------
 
@@ -150,13 +158,11 @@ class SharedTables:
         self.registry.forget(table)
 
     async def _keep(self) -> None:
-        """Renew the leases, take over orphaned tables, check the relays, a few times
-        per lease."""
+        """Take over orphaned tables and check the relays, a few times per lease."""
         interval = self.lease_seconds / 4
         while True:
             await asyncio.sleep(interval)
             try:
-                self._renew()
                 await self._check_relays()
                 if not self._stopping:
                     await self._adopt_orphans()
@@ -165,26 +171,46 @@ class SharedTables:
             except Exception:
                 log.exception("keeping the shared tables failed")
 
+    def _renew_forever(self) -> None:
+        """The lease keeper's own thread: a busy event loop (a burst of moves, tables
+        being restored) must not cost the process its tables, only a stopped or
+        partitioned process should."""
+        interval = self.lease_seconds / 4
+        while not self._renewer_stop.wait(interval):
+            try:
+                self._renew()
+            except LeaseError as error:
+                log.error("renewing the leases: %s", error)
+            except Exception:
+                log.exception("renewing the leases failed")
+
     def _renew(self) -> None:
-        tables = [t for t in self.registry.owned() if t.lease is not None]
-        if not tables:
+        held = [(t, t.lease) for t in self.registry.owned() if t.lease is not None]
+        current = [(t, lease) for t, lease in held if lease is not None and lease.valid()]
+        for table, lease in held:
+            if lease is not None and not lease.valid():
+                self._give_up(table, "passed")
+        if not current:
             return
-        now_valid = [t for t in tables if t.lease is not None and t.lease.valid()]
-        for table in tables:
-            if table not in now_valid:
-                log.warning("the lease on table %s passed: giving it up", table.id)
+        renewed = self.leases.renew_all([lease for _, lease in current], self.lease_seconds)
+        for (table, lease), grant in zip(current, renewed, strict=True):
+            if grant is None:
+                self._give_up(table, "is another's now")
+            elif table.lease is lease:
+                table.lease = grant
+
+    def _give_up(self, table: Table, why: str) -> None:
+        """From the keeper's thread: forget the table on the event loop."""
+
+        def forget() -> None:
+            if table in self.registry.owned():
+                log.warning("the lease on table %s %s: giving it up", table.id, why)
                 self.registry.forget(table)
-        leases = [t.lease for t in now_valid if t.lease is not None]
-        if not leases:
-            return
-        for table, renewed in zip(
-            now_valid, self.leases.renew_all(leases, self.lease_seconds), strict=True
-        ):
-            if renewed is None:
-                log.warning("the lease on table %s is another's now: giving it up", table.id)
-                self.registry.forget(table)
-            else:
-                table.lease = renewed
+
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to do
+                loop.call_soon_threadsafe(forget)
 
     async def _check_relays(self) -> None:
         # Connections relayed here from processes that have died.  Only those asked
@@ -393,6 +419,9 @@ class SharedTables:
         self._handed_over = True
         self._stopping = True
         self.registry.stopping = True
+        self._renewer_stop.set()
+        if self._renewer.is_alive():
+            await asyncio.to_thread(self._renewer.join, 5)
         if self._keeper is not None:
             self._keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
