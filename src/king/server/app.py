@@ -231,13 +231,15 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        shared_tables = settings.redis is not None
         own_store = (
             store
             if store is not None
-            else open_store(settings.db, durable=settings.durable, shared=shared_tables)
+            else open_store(
+                settings.db, durable=settings.durable, shared=settings.redis is not None
+            )
         )
         leases: LeaseService | None = None
+        bus: Bus | None = None
         shared: SharedTables | None = None
         if settings.redis is not None:
             name = process_name()
@@ -246,7 +248,7 @@ def create_app(
         registry = Registry(own_store, settings, leases)
         sweeper: asyncio.Task[None] | None = None
         try:
-            if leases is not None:
+            if leases is not None and bus is not None:
                 shared = SharedTables(registry, bus, leases)
                 await shared.start()
             app.state.shared = shared
