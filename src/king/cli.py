@@ -287,6 +287,24 @@ def serve_command(
             "dies (0.2-60).",
         ),
     ] = _SERVE.lease_seconds,
+    logins_per_name: Annotated[
+        int,
+        typer.Option(
+            "--logins-per-name",
+            metavar="N",
+            min=1,
+            help="Failed logins allowed per account name in 15 minutes.",
+        ),
+    ] = _SERVE.logins_per_name,
+    logins_per_address: Annotated[
+        int,
+        typer.Option(
+            "--logins-per-address",
+            metavar="N",
+            min=1,
+            help="Failed logins (and registrations) allowed per client address in 15 minutes.",
+        ),
+    ] = _SERVE.logins_per_address,
 ) -> None:
     """Serve tables in the browser for people to join with an invite link."""
     from king.bots import BotSpecError, strongest_bot
@@ -322,6 +340,8 @@ def serve_command(
             idle_close=idle_close or None,
             redis=redis,
             lease_seconds=lease,
+            logins_per_name=logins_per_name,
+            logins_per_address=logins_per_address,
         )
     except ValueError as error:
         raise _fail(str(error), 2) from None

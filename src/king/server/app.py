@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from king import __version__
 from king.jsontext import JSONTextError, loads
 from king.record import RecordError, ReplayReport, parse, replay, to_record
+from king.server.accounts import LoginLimits
 from king.server.analysis import Analyses, AnalysisBusyError
 from king.server.board import board_document, checked_analysis
 from king.server.bus import Bus
@@ -35,6 +36,8 @@ from king.server.config import ServerSettings
 from king.server.database import open_store
 from king.server.languages import choose_language, language_names, page_messages
 from king.server.lease import LeaseError, LeaseService
+from king.server.people import People
+from king.server.people_api import add_people_api, cross_site, current_account, seated_account
 from king.server.players import table_bots
 from king.server.protocol import (
     PROTOCOL_VERSION,
@@ -92,6 +95,10 @@ _STATUS = {
     "closed": 409,
     "busy": 503,
     "server": 503,
+    "account_needed": 403,
+    "seated": 409,
+    "not_your_seat": 403,
+    "game_over": 409,
 }
 _CODES = {400: "bad_request", 404: "not_found", 405: "method", 413: "too_large", 422: "invalid"}
 _CSP = (
@@ -245,7 +252,16 @@ def create_app(
             name = process_name()
             leases = LeaseService(settings.redis, name, presence=True)
             bus = Bus(settings.redis, name)
-        registry = Registry(own_store, settings, leases)
+        people = People(
+            own_store,
+            LoginLimits(
+                per_name=settings.logins_per_name,
+                per_address=settings.logins_per_address,
+                registrations=settings.logins_per_address,
+            ),
+        )
+        app.state.people = people
+        registry = Registry(own_store, settings, leases, people)
         sweeper: asyncio.Task[None] | None = None
         try:
             if leases is not None and bus is not None:
@@ -291,6 +307,7 @@ def create_app(
     app.add_middleware(_BodyCheck)
     _add_error_handlers(app)
     _add_api(app)
+    add_people_api(app)
     _add_socket(app)
     _add_pages(app)
     return app
@@ -374,6 +391,14 @@ def _board(report: ReplayReport, section: object) -> Response:
     return JSONResponse(body)
 
 
+def _keep_cookie(answer: JSONResponse, response: Response) -> JSONResponse:
+    """A refusal that still sets the guest's new session cookie (their account exists)."""
+    for key, value in response.headers.items():
+        if key == "set-cookie":
+            answer.headers.append(key, value)
+    return answer
+
+
 def _claim(answer: dict[str, Any]) -> SeatClaim:
     """A seat given by whichever process owns the table."""
     table = str(answer["table"])
@@ -421,12 +446,16 @@ def _add_api(app: FastAPI) -> None:
         return _registry(request).lobby()
 
     @app.post("/api/tables", status_code=201, response_model=SeatClaim)
-    async def create(request: Request, body: CreateTableRequest) -> Any:
+    async def create(request: Request, response: Response, body: CreateTableRequest) -> Any:
+        refused = cross_site(request)
+        if refused is not None:
+            return refused
         address = request.client.host if request.client is not None else None
+        account = seated_account(request, response) if body.seat is not None else None
         try:
-            table, seat, token = _registry(request).create(body, address)
+            table, seat, token = _registry(request).create(body, address, account)
         except ActionError as error:
-            return _refused(error)
+            return _keep_cookie(_refused(error), response)
         return SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
 
     @app.get("/api/tables/{table_id}")
@@ -442,20 +471,50 @@ def _add_api(app: FastAPI) -> None:
             return _refused(error)
 
     @app.post("/api/tables/{table_id}/join", response_model=SeatClaim)
-    async def join(request: Request, table_id: str, body: JoinRequest) -> Any:
+    async def join(request: Request, response: Response, table_id: str, body: JoinRequest) -> Any:
+        refused = cross_site(request)
+        if refused is not None:
+            return refused
+        shared = _shared(request)
+        account = seated_account(request, response)
+        try:
+            if shared is not None:
+                claim = await shared.ask(
+                    table_id, "join", {"name": body.name, "seat": body.seat, "account": account.id}
+                )
+                return _claim(claim)
+            table = _find(request, table_id)
+            seat, token = _registry(request).claim(table, body.name, body.seat, account)
+        except ActionError as error:
+            return _keep_cookie(_refused(error), response)
+        return SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
+
+    @app.post("/api/tables/{table_id}/seat", response_model=SeatClaim)
+    async def take_back(request: Request, table_id: str) -> Any:
+        """The seat the logged-in account took at this unfinished table, with a new
+        token: a person comes back to their game from another device."""
+        refused = cross_site(request)
+        if refused is not None:
+            return refused
+        account = current_account(request)
+        if account is None:
+            return _error(401, "not_logged_in", "log in to take your seat back")
         shared = _shared(request)
         try:
             if shared is not None:
-                claim = await shared.ask(table_id, "join", {"name": body.name, "seat": body.seat})
+                claim = await shared.ask(table_id, "take_back", {"account": account.id})
                 return _claim(claim)
             table = _find(request, table_id)
-            seat, token = table.claim(body.name, body.seat)
+            seat, token = table.take_back(account.id)
         except ActionError as error:
             return _refused(error)
         return SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
 
     @app.post("/api/tables/{table_id}/again", status_code=201, response_model=SeatClaim)
     async def again(request: Request, table_id: str, body: AgainRequest) -> Any:
+        refused = cross_site(request)
+        if refused is not None:
+            return refused
         shared = _shared(request)
         address = request.client.host if request.client is not None else None
         try:
@@ -597,5 +656,13 @@ def _add_pages(app: FastAPI) -> None:
     @app.get("/board", include_in_schema=False)
     async def board_page(request: Request) -> HTMLResponse:
         return _page(request, "board.html")
+
+    @app.get("/players/{ref}", include_in_schema=False)
+    async def player_page(request: Request, ref: str) -> HTMLResponse:
+        return _page(request, "player.html")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page(request: Request) -> HTMLResponse:
+        return _page(request, "leaderboard.html")
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")

@@ -52,6 +52,12 @@ class ServerSettings:
     #: How long a process's lease on a table lasts unrenewed: the longest a table waits
     #: for a new owner after its owner dies (renewed every quarter of it).
     lease_seconds: float = 1.5
+    #: Failed logins allowed in 15 minutes per account name and per client address
+    #: (registrations from one address count against the second too).
+    logins_per_name: int = 5
+    logins_per_address: int = 30
+    #: The local ``king``'s person: every request is theirs (no logins), under this name.
+    local_player: str | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.bot_pause <= 10:
@@ -64,7 +70,13 @@ class ServerSettings:
             value = getattr(self, name)
             if value is not None and not (math.isfinite(value) and value > 0):
                 raise ValueError(f"{name} must be a positive number of seconds, not {value}")
-        for name in ("max_bot_threads", "max_bot_worlds", "tables_per_address"):
+        for name in (
+            "max_bot_threads",
+            "max_bot_worlds",
+            "tables_per_address",
+            "logins_per_name",
+            "logins_per_address",
+        ):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise ValueError(f"{name} must be at least 1, not {value}")

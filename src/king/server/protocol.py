@@ -232,6 +232,13 @@ class SeatInfo(_Model):
     connected: bool = False
     #: A bot is playing for this person, who is away (see ``away_after``).
     stand_in: bool = False
+    #: Where the player's page is (``/players/{player}``): a registered player's
+    #: name, or ``bot:<spec>`` for a bot; null for a guest.
+    player: str | None = None
+    #: The player's (or house bot's) rating, when they have one, and whether it is
+    #: still provisional (few rated games).
+    rating: int | None = None
+    provisional: bool = False
 
 
 class TableInfo(_Model):
@@ -254,6 +261,8 @@ class TableInfo(_Model):
     by: str | None = None
     #: Whether the person to act may ask the engine for a hint (chosen at creation).
     hints: bool = False
+    #: Whether the game counts for the ratings (chosen at creation).
+    rated: bool = False
 
 
 class TrickCard(_Model):
@@ -505,6 +514,9 @@ class CreateTableRequest(_Model):
     seed: Annotated[int, Field(ge=0, lt=2**63)] | None = None
     #: Let the person to act ask the engine for a hint (shown to everyone at the table).
     hints: bool = False
+    #: Count the game for the ratings: a rules preset, house bots at their defaults, no
+    #: hints, and every person's seat taken by a registered player.
+    rated: bool = False
 
 
 class AgainRequest(_Model):

@@ -15,12 +15,16 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from king.server.accounts import Account
 
 from king.bots import BotSpecError
 from king.rules import Rules, RulesError
 from king.server.config import ServerSettings
 from king.server.lease import Lease, LeaseError, LeaseService
+from king.server.people import People, rated_refusal
 from king.server.players import BotLimitError, BotRunner, check_bot_spec
 from king.server.protocol import CreateTableRequest, LobbyInfo, SeatRequest
 from king.server.store import EventStore, StoreError
@@ -54,8 +58,12 @@ class Registry:
         store: EventStore,
         settings: ServerSettings,
         leases: LeaseService | None = None,
+        people: People | None = None,
     ) -> None:
         self.store = store
+        #: The accounts and the ledger (None: a server that remembers nobody, as in
+        #: some tests of the tables alone).
+        self.people = people
         self.settings = settings
         self.leases = leases
         self.runner = BotRunner(settings.bot_threads)
@@ -91,7 +99,7 @@ class Registry:
         if lease is None and self.leases is not None:
             lease = Lease(table_id, "", 0, float("-inf"))  # read only: owned elsewhere
         events = self.store.events(table_id)
-        return Table.restore(
+        table = Table.restore(
             table_id,
             events,
             store=self.store,
@@ -99,6 +107,37 @@ class Registry:
             runner=self.runner,
             lease=lease,
         )
+        self._wire(table)
+        if table.writable and self.people is not None:
+            try:
+                self.people.index_seats(table)
+                if table.game.is_over and not self.people.ledger.recorded(table.id):
+                    self.people.finish(table)  # the results of a game ended by a crash
+            except StoreError as error:
+                log.error("table %s: its seats or results were not indexed: %s", table_id, error)
+        return table
+
+    def _wire(self, table: Table) -> None:
+        """Let the table reach the people: what its seats show, and its results."""
+        people = self.people
+        if people is None:
+            return
+
+        def over(finished: Table) -> None:
+            people.finish(finished)
+            self.refresh(finished)
+
+        table.on_over = over
+        self.refresh(table)
+
+    def refresh(self, table: Table) -> None:
+        """Read what the table's seats show (names, ratings) afresh."""
+        if self.people is None:
+            return
+        try:
+            table.profiles = self.people.profiles(table)
+        except StoreError as error:
+            log.error("table %s: %s", table.id, error)
 
     def _grant(self, table_id: str) -> Lease | None:
         """This process's lease on a new table (when processes share tables)."""
@@ -186,11 +225,15 @@ class Registry:
         self.released(table)
 
     def create(
-        self, request: CreateTableRequest, address: str | None = None
+        self,
+        request: CreateTableRequest,
+        address: str | None = None,
+        account: Account | None = None,
     ) -> tuple[Table, int | None, str | None]:
-        """A new table for the client at ``address``; returns it with the creator's
-        seat and token (if they sit).  Refused when the server or this address already
-        has as many open tables as the settings allow, or a bot asks for too much."""
+        """A new table for the client at ``address`` (signed in as ``account``);
+        returns it with the creator's seat and token (if they sit).  Refused when the
+        server or this address already has as many open tables as the settings allow,
+        a bot asks for too much, or a rated table is not one that can be rated."""
         self._prune()
         if len(self._tables) >= self.settings.max_tables:
             raise ActionError("busy", "this server has as many open tables as it can hold")
@@ -229,6 +272,14 @@ class Registry:
                 raise ActionError("invalid", f"seat {number}: {error}") from None
         if request.seat is not None and seats[request.seat][0] != "human":
             raise ActionError("invalid", f"seat {request.seat} is a bot's: sit in a person's seat")
+        if request.rated:
+            why = rated_refusal(request.rules, request.hints, [(k, b) for k, b in seats])
+            if why is not None:
+                raise ActionError("invalid", why)
+            if request.seat is not None and (account is None or not account.registered):
+                raise ActionError(
+                    "account_needed", "a rated table seats registered players: log in first"
+                )
         seed = request.seed if request.seed is not None else secrets.randbits(63)
         table_id = self._new_id()
         lease = self._grant(table_id)
@@ -243,14 +294,30 @@ class Registry:
             host=host,
             by=clean_name(request.name),
             hints=request.hints,
+            rated=request.rated,
             lease=lease,
         )
+        self._wire(table)
         self._tables[table_id] = table
         self.adopt(table)
         if request.seat is None:
             return table, None, None
-        seat, token = table.claim(request.name, request.seat)
+        seat, token = self.claim(table, request.name, request.seat, account)
         return table, seat, token
+
+    def claim(
+        self, table: Table, name: str, seat: int | None, account: Account | None
+    ) -> tuple[int, str]:
+        """A seat at ``table`` for ``name`` (and ``account``), indexed under the account."""
+        number, token = table.claim(name, seat, account)
+        if account is not None and self.people is not None:
+            try:
+                self.people.ledger.note_seat(table.id, number, account.id, table.created)
+            except StoreError as error:  # the join event holds it; the next load mends it
+                log.error("table %s: seat %d was not indexed: %s", table.id, number, error)
+            self.refresh(table)
+            table.announce_table()
+        return number, token
 
     def again(self, table: Table, token: str, address: str | None = None) -> tuple[Table, int, str]:
         """The finished ``table`` played again: the same seats and bots, new deals.  The
@@ -262,6 +329,7 @@ class Registry:
         if table.status != "over":
             raise ActionError("not_over", "the game is not over yet")
         name = table.seats[seat].name or f"seat {seat}"
+        account = self.people.account(table.seats[seat].account) if self.people else None
         located = self.locate(table.next) if table.next is not None else None
         if isinstance(located, Elsewhere):
             raise ActionError("moved", "the next game is at another server process: try again")
@@ -275,10 +343,11 @@ class Registry:
                 seat=None,
                 name=name,
                 hints=table.hints,
+                rated=table.rated,
             )
-            following, _, _ = self.create(request, address)
+            following, _, _ = self.create(request, address, account)
             table.note_again(following.id)
-        seat_there, token_there = following.claim(name, seat)
+        seat_there, token_there = self.claim(following, name, seat, account)
         return following, seat_there, token_there
 
     def _new_id(self) -> str:

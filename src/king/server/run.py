@@ -13,6 +13,7 @@ import threading
 import urllib.request
 import webbrowser
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -26,6 +27,7 @@ from king.server.app import create_app
 from king.server.config import ServerSettings
 from king.server.database import open_store
 from king.server.lease import LeaseError, LeaseService
+from king.server.people import rated_refusal
 from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.registry import Registry
 from king.server.shared import SharedTables
@@ -214,7 +216,8 @@ def run_local(
     the page opens in it (``?lang=tr``) instead of the browser's language.  When another
     ``king`` already serves this database, its table is opened instead (a new one there
     with ``new``).  ``hints`` lets a new game's person ask the engine for hints."""
-    settings = settings.unbounded()  # only its owner reaches it: no limits on visitors
+    # Only its owner reaches it: no limits on visitors, and every request is theirs.
+    settings = replace(settings.unbounded(), local_player=LOCAL_NAME)
     if not isinstance(settings.db, Path):
         raise ServeError(
             "the local game keeps its games in a SQLite file; a postgresql:// database "
@@ -309,14 +312,19 @@ def _write_note(path: Path, data: dict[str, Any]) -> None:
 
 
 def _local_request(bots: Sequence[str], rules: Rules, hints: bool = False) -> CreateTableRequest:
+    """The local table: the person at seat 0, the bots; rated whenever it can be (a
+    preset, house bots at their defaults, no hints), so the person's rating follows
+    their games against the bots."""
     seats = [SeatRequest(kind="human")] + [SeatRequest(kind="bot", bot=b) for b in bots]
     spec = rules.to_spec()
+    rated = rated_refusal(spec, hints, [(s.kind, s.bot) for s in seats]) is None
     return CreateTableRequest(
         rules=spec if isinstance(spec, str) else dict(spec),
         seats=seats,
         seat=0,
         name=LOCAL_NAME,
         hints=hints,
+        rated=rated,
     )
 
 
@@ -351,7 +359,9 @@ def _local_table(
                 return table.id, token
         except (KeyError, StoreError):
             pass  # an unreadable note only means a new game
-    table, _, new_token = registry.create(_local_request(bots, rules, hints))
+    people = registry.people
+    account = people.accounts.local(LOCAL_NAME) if people is not None else None
+    table, _, new_token = registry.create(_local_request(bots, rules, hints), account=account)
     assert new_token is not None
     _write_note(saved, {"table": table.id, "token": new_token})
     return table.id, new_token

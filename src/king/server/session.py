@@ -90,6 +90,8 @@ class Session:
             raise ActionError("not_joined", "send hello with your seat's token first")
         if self.seat is None:
             raise ActionError("spectator", "a spectator cannot play")
+        if not self.table.is_attached(self.client):
+            raise ActionError("replaced", "this seat is now played on another device")
         action: Declaration | Card
         if isinstance(message, DeclareMessage):
             try:

@@ -31,6 +31,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from king.server.accounts import Account
 from king.server.bus import Bus, BusTimeoutError
 from king.server.lease import LeaseError, LeaseService
 from king.server.protocol import (
@@ -335,7 +336,13 @@ class SharedTables:
         method = call.get("method")
         try:
             if method == "join":
-                seat, token = table.claim(str(call.get("name")), call.get("seat"))
+                account = self._account(call.get("account"))
+                seat, token = self.registry.claim(
+                    table, str(call.get("name")), call.get("seat"), account
+                )
+                return {"ok": {"table": table.id, "seat": seat, "token": token}}
+            if method == "take_back":
+                seat, token = table.take_back(str(call.get("account")))
                 return {"ok": {"table": table.id, "seat": seat, "token": token}}
             if method == "again":
                 asker = table.authenticate(str(call.get("token")))
@@ -347,7 +354,15 @@ class SharedTables:
                 ):
                     # The next game is owned elsewhere: the asker joins it there.
                     name = table.seats[asker].name or f"seat {asker}"
-                    return {"ok": {"join": following_id, "seat": asker, "name": name}}
+                    account_id = table.seats[asker].account
+                    return {
+                        "ok": {
+                            "join": following_id,
+                            "seat": asker,
+                            "name": name,
+                            "account": account_id,
+                        }
+                    }
                 address = call.get("address")
                 following, seat, token = self.registry.again(
                     table, str(call.get("token")), address if isinstance(address, str) else None
@@ -361,6 +376,13 @@ class SharedTables:
             log.error("%s", error)
             return {"error": {"code": "server", "message": "the table could not be written"}}
         return {"error": {"code": "invalid", "message": f"no such request {method!r}"}}
+
+    def _account(self, account_id: object) -> Account | None:
+        """The account a request from another process names (by its id)."""
+        people = self.registry.people
+        if people is None or not isinstance(account_id, str):
+            return None
+        return people.accounts.get(account_id)
 
     async def ask(self, table_id: str, method: str, args: dict[str, Any]) -> dict[str, Any]:
         """Do ``method`` at the table wherever it is owned: here, or at its owner.
@@ -386,7 +408,9 @@ class SharedTables:
             ok = answer.get("ok")
             if isinstance(ok, dict) and "join" in ok:  # the next game, at its owner
                 return await self.ask(
-                    str(ok["join"]), "join", {"name": ok["name"], "seat": ok["seat"]}
+                    str(ok["join"]),
+                    "join",
+                    {"name": ok["name"], "seat": ok["seat"], "account": ok.get("account")},
                 )
             if isinstance(ok, dict):
                 return ok

@@ -15,15 +15,17 @@ from __future__ import annotations
 import json
 import os
 import urllib.parse
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from king.jsontext import JSONTextError, loads
 
 __all__ = [
     "Database",
     "EventStore",
+    "Sql",
     "StoreError",
     "StoreFencedError",
     "StoreLockedError",
@@ -33,6 +35,8 @@ __all__ = [
     "describe",
     "parse_database",
 ]
+
+T = TypeVar("T")
 
 #: Where a log lives: a SQLite file, or a PostgreSQL address (``postgresql://…``).
 Database = Path | str
@@ -72,6 +76,23 @@ class StoredTable:
     status: str
     created: float
     updated: float
+
+
+class Sql(Protocol):
+    """Statements inside one transaction of a server's database, the same on both
+    backends: ``?`` placeholders, and :attr:`tables` for the name of the tables' index
+    (the other tables are ``king_…`` on both)."""
+
+    #: The name of the tables' index in this database (``tables`` or ``king_tables``).
+    tables: str
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """The rows a statement gives (none for a change)."""
+        ...
+
+    def change(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run a statement that changes rows; returns how many it changed."""
+        ...
 
 
 class EventStore(Protocol):
@@ -132,6 +153,12 @@ class EventStore(Protocol):
 
     def add_table(self, table: StoredTable, events: list[StoredEvent]) -> None:
         """Add a whole table with its events as they are (copying a log to another)."""
+        ...
+
+    def run(self, work: Callable[[Sql], T]) -> T:
+        """Run ``work`` in one transaction of the log's database (the accounts, results
+        and ratings live beside the events); raises :class:`StoreError` if it fails,
+        and nothing of it is kept."""
         ...
 
     def close(self) -> None:

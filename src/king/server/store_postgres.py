@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from king.server.people_schema import people_schema
 from king.server.store import (
+    Sql,
     StoredEvent,
     StoredTable,
     StoreError,
@@ -62,6 +64,8 @@ MIGRATIONS: tuple[str, ...] = (
     # 2: the fencing number each event was written under (NULL: written unfenced), so
     # that who wrote what after a takeover can be read back.
     "ALTER TABLE king_events ADD COLUMN fence BIGINT;",
+    # 3: accounts, sessions, seats, results and ratings (king.server.people_schema).
+    people_schema("DOUBLE PRECISION"),
 )
 
 #: Advisory lock keys (any two 64-bit numbers no other program is likely to use).
@@ -274,6 +278,9 @@ class PostgresEventStore:
 
         self._run("written", work)
 
+    def run(self, work: Callable[[Sql], T]) -> T:
+        return self._run("written", lambda db: work(_PostgresSql(db)))
+
     def close(self) -> None:
         """Close the connection (which releases the server lock); idempotent."""
         with self._mutex:
@@ -281,6 +288,24 @@ class PostgresEventStore:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+
+
+class _PostgresSql:
+    """:class:`~king.server.store.Sql` on one PostgreSQL connection in a transaction:
+    ``?`` placeholders become psycopg's."""
+
+    tables = "king_tables"
+
+    def __init__(self, db: psycopg.Connection[Any]) -> None:
+        self._db = db
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        cursor = self._db.execute(sql.replace("?", "%s"), tuple(params))
+        return [] if cursor.description is None else [tuple(row) for row in cursor.fetchall()]
+
+    def change(self, sql: str, params: Sequence[Any] = ()) -> int:
+        cursor = self._db.execute(sql.replace("?", "%s"), tuple(params))
+        return cursor.rowcount
 
 
 def schema_version(db: psycopg.Connection[Any]) -> int:

@@ -9,12 +9,14 @@ from __future__ import annotations
 import fcntl
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
+from king.server.people_schema import people_schema
 from king.server.store import (
+    Sql,
     StoredEvent,
     StoredTable,
     StoreError,
@@ -25,6 +27,8 @@ from king.server.store import (
 )
 
 __all__ = ["SqliteEventStore"]
+
+T = TypeVar("T")
 
 #: The schema, one step per version (``PRAGMA user_version``): a file at version n runs
 #: steps n+1 onwards, each in one transaction, so a file made by an older king upgrades in
@@ -52,6 +56,8 @@ MIGRATIONS: tuple[str, ...] = (
     # 3: the fencing number each event was written under (NULL: written unfenced), so
     # that who wrote what after a takeover can be read back.
     "ALTER TABLE events ADD COLUMN fence INTEGER;",
+    # 4: accounts, sessions, seats, results and ratings (king.server.people_schema).
+    people_schema("REAL"),
 )
 
 
@@ -219,12 +225,32 @@ class SqliteEventStore:
         row = self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
         return row is not None
 
+    def run(self, work: Callable[[Sql], T]) -> T:
+        """Run ``work`` in one transaction (``BEGIN IMMEDIATE``: writers take turns)."""
+        with self._transaction() as db:
+            return work(_SqliteSql(db))
+
     def close(self) -> None:
         """Close the database and release the lock; idempotent."""
         try:
             self._db.close()
         finally:
             self._lock.close()
+
+
+class _SqliteSql:
+    """:class:`~king.server.store.Sql` on one SQLite connection in a transaction."""
+
+    tables = "tables"
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return [tuple(row) for row in self._db.execute(sql, tuple(params)).fetchall()]
+
+    def change(self, sql: str, params: Sequence[Any] = ()) -> int:
+        return self._db.execute(sql, tuple(params)).rowcount
 
 
 def _lock(path: Path) -> IO[str]:

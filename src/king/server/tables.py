@@ -33,6 +33,7 @@ from king.server.messages import state_message
 from king.server.players import BotRunner
 from king.server.protocol import (
     SPEED_FACTORS,
+    ErrorMessage,
     PaceMessage,
     PublicEvent,
     SeatInfo,
@@ -44,7 +45,9 @@ from king.server.protocol import (
 from king.server.store import EventStore, StoredEvent, StoreError, StoreFencedError
 
 if TYPE_CHECKING:
+    from king.server.accounts import Account
     from king.server.lease import Lease
+    from king.server.people import Profile
 
 __all__ = ["ActionError", "Client", "Seat", "Table", "hash_address", "hash_token", "clean_name"]
 
@@ -112,6 +115,9 @@ class Seat:
     bot: str | None
     name: str | None = None
     token_hash: str | None = None
+    #: The account of the person who took the seat (None for a bot, or a game older
+    #: than accounts).
+    account: str | None = None
     #: When the person was last connected (``time.monotonic``).
     away_since: float = 0.0
 
@@ -167,6 +173,14 @@ class Table:
         self.by: str | None = header.get("by")
         #: Whether the person to act may ask the engine for a hint (set at creation).
         self.hints = header.get("hints") is True
+        #: Whether the game counts for the ratings (set at creation).
+        self.rated = header.get("rated") is True
+        #: What each seat shows beside its name (its page, its rating), kept fresh by
+        #: the registry.
+        self.profiles: dict[int, Profile] = {}
+        #: Called when the game has just ended, before the table says it is over (to
+        #: write its results).
+        self.on_over: Callable[[Table], None] | None = None
         self._hints = (
             TableHints(f"{table_id}:hints", runner, engine_options(settings))
             if self.hints
@@ -212,6 +226,7 @@ class Table:
         host: str | None = None,
         by: str | None = None,
         hints: bool = False,
+        rated: bool = False,
         lease: Lease | None = None,
     ) -> Table:
         """A new table, written to the log (it starts once every seat is claimed).
@@ -228,6 +243,8 @@ class Table:
             header["by"] = by
         if hints:
             header["hints"] = True
+        if rated:
+            header["rated"] = True
         created = store.create_table(table_id, header)
         if lease is not None:
             store.claim(table_id, lease.fence)
@@ -290,6 +307,14 @@ class Table:
             if seat.kind != "human" or seat.token_hash is not None:
                 raise ValueError(f"seat {seat.number} cannot be joined")
             seat.name = str(data["name"])
+            seat.token_hash = str(data["token"])
+            account = data.get("account")
+            seat.account = account if isinstance(account, str) else None
+        elif kind == "token":
+            # The seat taken back by its account (from another device): a new token.
+            seat = self.seats[int(data["seat"])]
+            if seat.account is None or seat.token_hash is None:
+                raise ValueError(f"seat {seat.number} has no account to take it back")
             seat.token_hash = str(data["token"])
         elif kind == "start":
             self.status = "playing"
@@ -358,9 +383,20 @@ class Table:
 
     # -- joining and connections ----------------------------------------------------------
 
-    def claim(self, name: str, seat: int | None) -> tuple[int, str]:
-        """Give a free person's seat to ``name``; returns the seat and its secret token."""
+    def claim(self, name: str, seat: int | None, account: Account | None = None) -> tuple[int, str]:
+        """Give a free person's seat to ``name`` (a registered ``account`` sits under its
+        own name); returns the seat and its secret token.  A rated table seats only
+        registered players, each once."""
         name = clean_name(name)
+        if account is not None and account.registered and account.name is not None:
+            name = account.name
+        if self.rated:
+            if account is None or not account.registered:
+                raise ActionError(
+                    "account_needed", "a rated table seats registered players: log in first"
+                )
+            if any(s.account == account.id for s in self.seats):
+                raise ActionError("seated", "you already have a seat at this rated table")
         if self.status == "closed":
             raise ActionError("closed", "this table was closed after a long time without play")
         if self.status != "waiting":
@@ -376,13 +412,39 @@ class Table:
         if target.claimed:
             raise ActionError("seat_taken", f"seat {seat} is already taken")
         token = secrets.token_urlsafe(24)
-        self._record("join", {"seat": seat, "name": name, "token": hash_token(token)})
+        joined: dict[str, Any] = {"seat": seat, "name": name, "token": hash_token(token)}
+        if account is not None:
+            joined["account"] = account.id
+        self._record("join", joined)
         target.away_since = time.monotonic()
         if all(s.claimed for s in self.seats):
             self._start()
         else:
             self.announce_table()
         return seat, token
+
+    def take_back(self, account: str) -> tuple[int, str]:
+        """The seat ``account`` took at this unfinished table, with a new token (for a
+        person who comes back on another device); the old token stops working and its
+        connections are told so and closed.  Returns the seat and the token."""
+        mine = [s for s in self.seats if s.account == account and s.token_hash is not None]
+        if not mine:
+            raise ActionError("not_your_seat", "your account has no seat at this table")
+        if not self.is_open:
+            raise ActionError("game_over", "the game is over: there is no seat to take back")
+        seat = mine[0]
+        token = secrets.token_urlsafe(24)
+        self._record("token", {"seat": seat.number, "token": hash_token(token)})
+        replaced = ErrorMessage(
+            code="replaced",
+            message="this seat is now played on another device (taken back by its account)",
+        ).model_dump_json()
+        for client, at in list(self._clients.items()):
+            if at == seat.number:
+                client.send(replaced)
+                self.detach(client)
+                client.drop()
+        return seat.number, token
 
     def _start(self) -> None:
         self._record("start", {}, status="playing")
@@ -482,6 +544,11 @@ class Table:
         for client in list(self._clients):
             client.send(text)
 
+    def is_attached(self, client: Client) -> bool:
+        """Whether this connection is still at the table (a seat taken back from
+        another device detaches the old one's connections)."""
+        return client in self._clients
+
     def connected(self, seat: int) -> bool:
         """Whether a person is connected to ``seat`` now."""
         return any(s == seat for s in self._clients.values())
@@ -575,6 +642,8 @@ class Table:
         self._record("play", to_json(Played(seat, card)))
         winner = deal.tricks[-1].winner if deal.trick_count > tricks else None
         if self.game.is_over:
+            if self.on_over is not None:
+                self.on_over(self)
             self._set_status("over")
         elif self.game.phase is Phase.DEALING:
             self._deal_next()
@@ -651,8 +720,12 @@ class Table:
                 claimed=s.claimed,
                 connected=s.kind == "human" and self.connected(s.number),
                 stand_in=self.autoplay.stands_in(s),
+                player=profile.player if profile is not None else None,
+                rating=profile.rating if profile is not None else None,
+                provisional=profile.provisional if profile is not None else False,
             )
             for s in self.seats
+            for profile in (self.profiles.get(s.number),)
         ]
         return TableInfo(
             id=self.id,
@@ -666,6 +739,7 @@ class Table:
             by=self.by,
             next=self.next,
             hints=self.hints,
+            rated=self.rated,
         )
 
     def record(self) -> dict[str, Any]:

@@ -1,0 +1,432 @@
+"""The HTTP API of accounts, history, statistics and ratings (``/api/me``,
+``/api/accounts``, ``/api/login``, ``/api/players/…``, ``/api/leaderboard``) and the
+session cookie that names the person at every other request.
+
+The cookie (``king_session``) is HttpOnly, SameSite=Lax, and Secure when the request
+came over HTTPS; it holds a random token whose hash is the session's key.  A request
+that changes something and carries an ``Origin`` of another site is refused, so another
+page cannot act with a visitor's cookie.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import urllib.parse
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from king.server.accounts import MAX_PASSWORD, Account, AccountError
+from king.server.ledger import BOT_PREFIX, HistoryRow, bot_player
+from king.server.names import MAX_NAME
+from king.server.people import HOUSE_BOTS, People
+from king.server.ratings import Rating, shown
+from king.server.registry import Registry
+from king.server.tables import ActionError
+
+__all__ = ["SESSION_COOKIE", "add_people_api", "current_account", "seated_account"]
+
+SESSION_COOKIE = "king_session"
+_COOKIE_SECONDS = 60 * 86400
+_STATUS = {
+    "bad_login": 401,
+    "too_many_attempts": 429,
+    "name_taken": 409,
+    "not_logged_in": 401,
+    "local": 403,
+    "cross_site": 403,
+}
+
+
+class Credentials(BaseModel):
+    """``POST /api/accounts`` and ``POST /api/login``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    name: Annotated[str, Field(min_length=1, max_length=4 * MAX_NAME)]
+    password: Annotated[str, Field(min_length=1, max_length=MAX_PASSWORD)]
+
+
+def _people(request: Request) -> People:
+    people: People = request.app.state.people
+    return people
+
+
+def _error(status: int, code: str, message: str, retry: float | None = None) -> JSONResponse:
+    headers = {"Retry-After": str(round(retry))} if retry is not None else None
+    return JSONResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
+    )
+
+
+def _refused(error: AccountError) -> JSONResponse:
+    return _error(_STATUS.get(error.code, 422), error.code, error.message, error.retry_after)
+
+
+def _address(request: Request) -> str | None:
+    return request.client.host if request.client is not None else None
+
+
+def cross_site(request: Request) -> JSONResponse | None:
+    """The 403 for a request that another site's page sent (its ``Origin`` is not this
+    server), else None."""
+    origin = request.headers.get("origin")
+    if origin is None or (origin == "null" and request.method == "GET"):
+        return None
+    host = request.headers.get("host", "")
+    if urllib.parse.urlsplit(origin).netloc != host:
+        return _error(403, "cross_site", "a request from another site's page is refused")
+    return None
+
+
+def current_account(request: Request) -> Account | None:
+    """The account of the request's session (the local player at the local ``king``)."""
+    people = _people(request)
+    local = request.app.state.settings.local_player
+    if local is not None:
+        return people.accounts.local(local)
+    token = request.cookies.get(SESSION_COOKIE)
+    return people.accounts.session(token) if token else None
+
+
+def _set_session(request: Request, response: Response, token: str) -> None:
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=_COOKIE_SECONDS,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
+def seated_account(request: Request, response: Response) -> Account:
+    """The account that takes a seat: the session's, or a new guest's (whose session
+    cookie goes out with ``response``)."""
+    account = current_account(request)
+    if account is not None:
+        return account
+    people = _people(request)
+    guest = people.accounts.guest()
+    _set_session(request, response, people.accounts.open_session(guest))
+    return guest
+
+
+def _me(people: People, account: Account | None) -> dict[str, Any]:
+    if account is None:
+        return {"account": None}
+    ratings = people.ledger.ratings([account.id])
+    rating = ratings.get(account.id)
+    return {
+        "account": {
+            "name": account.name,
+            "kind": account.kind,
+            "rating": None if rating is None else shown(rating[0]),
+            "provisional": rating is None or rating[0].provisional,
+            "rated_games": 0 if rating is None else rating[1],
+        },
+        "sessions": people.accounts.sessions(account),
+    }
+
+
+def _day(text: str, what: str) -> float:
+    try:
+        day = datetime.date.fromisoformat(text)
+    except ValueError:
+        raise ActionError("invalid", f"{what}: a day is written YYYY-MM-DD, not {text!r}") from None
+    moment = datetime.datetime.combine(day, datetime.time(), tzinfo=datetime.UTC)
+    return moment.timestamp()
+
+
+def _rating_json(rating: Rating | None, games: int = 0) -> dict[str, Any]:
+    return {
+        "rating": None if rating is None else shown(rating),
+        "provisional": rating is None or rating.provisional,
+        "mu": None if rating is None else round(rating.mu, 3),
+        "sigma": None if rating is None else round(rating.sigma, 3),
+        "rated_games": games,
+    }
+
+
+class _Player:
+    """A player named in an address: a registered name, or ``bot:<spec>``."""
+
+    def __init__(self, player_id: str, name: str, kind: str, account: Account | None) -> None:
+        self.id = player_id
+        self.name = name
+        self.kind = kind
+        self.account = account
+
+
+def _player(request: Request, ref: str) -> _Player:
+    people = _people(request)
+    if ref.startswith(BOT_PREFIX):
+        spec = ref[len(BOT_PREFIX) :]
+        if not spec or len(spec) > 64:
+            raise ActionError("not_found", f"there is no player {ref!r}")
+        return _Player(bot_player(spec), spec, "bot", None)
+    account = people.accounts.find(ref) if len(ref) <= 4 * MAX_NAME else None
+    if account is None:
+        local = request.app.state.settings.local_player
+        if local is not None and ref == local:
+            account = people.accounts.local(local)
+    if account is None or account.name is None:
+        raise ActionError("not_found", f"there is no player {ref!r}")
+    return _Player(account.id, account.name, account.kind, account)
+
+
+def _game_json(
+    registry: Registry, row: HistoryRow, seats: dict[str, list[Any]], people: People
+) -> dict[str, Any]:
+    finished = seats.get(row.table)
+    if finished is not None:
+        accounts = people.accounts.names(
+            [s.player for s in finished if s.player and not s.player.startswith(BOT_PREFIX)]
+        )
+        listed = []
+        for line in finished:
+            player = line.player
+            if player is not None and player.startswith(BOT_PREFIX):
+                link: str | None = player
+            else:
+                account = accounts.get(player or "")
+                link = account.name if account is not None and account.registered else None
+            listed.append(
+                {
+                    "seat": line.seat,
+                    "name": line.name,
+                    "player": link,
+                    "points": line.points,
+                    "place": line.place,
+                }
+            )
+    else:
+        table = registry.get(row.table)
+        listed = []
+        if table is not None:
+            for seat in table.seats:
+                profile = table.profiles.get(seat.number)
+                listed.append(
+                    {
+                        "seat": seat.number,
+                        "name": seat.player_name,
+                        "player": profile.player if profile is not None else None,
+                        "points": table.game.totals[seat.number],
+                        "place": None,
+                    }
+                )
+    return {
+        "table": row.table,
+        "seat": row.seat,
+        "status": row.status,
+        "when": row.when,
+        "points": row.points,
+        "place": row.place,
+        "rated": row.rated,
+        "seats": listed,
+    }
+
+
+def add_people_api(app: FastAPI) -> None:
+    """The account, history, statistics and rating endpoints."""
+
+    @app.get("/api/me")
+    async def me(request: Request) -> Any:
+        return _me(_people(request), current_account(request))
+
+    @app.post("/api/accounts", status_code=201)
+    async def register(request: Request, body: Credentials) -> Response:
+        refused = cross_site(request)
+        if refused is not None:
+            return refused
+        if request.app.state.settings.local_player is not None:
+            return _error(
+                403, "local", "the local game has one player: there is no account to make"
+            )
+        people = _people(request)
+        current = current_account(request)
+        guest = current if current is not None and current.kind == "guest" else None
+        try:
+            account = await asyncio.to_thread(
+                people.accounts.register, body.name, body.password, _address(request), guest
+            )
+        except AccountError as error:
+            return _refused(error)
+        token = people.accounts.open_session(account)
+        response = JSONResponse(_me(people, account), status_code=201)
+        _set_session(request, response, token)
+        return response
+
+    @app.post("/api/login")
+    async def login(request: Request, body: Credentials) -> Response:
+        refused = cross_site(request)
+        if refused is not None:
+            return refused
+        if request.app.state.settings.local_player is not None:
+            return _error(403, "local", "the local game has one player: nobody logs in")
+        people = _people(request)
+        try:
+            account = await asyncio.to_thread(
+                people.accounts.login, body.name, body.password, _address(request)
+            )
+        except AccountError as error:
+            return _refused(error)
+        old = request.cookies.get(SESSION_COOKIE)
+        if old:
+            people.accounts.close_session(old)
+        token = people.accounts.open_session(account)
+        response = JSONResponse(_me(people, account))
+        _set_session(request, response, token)
+        return response
+
+    @app.post("/api/logout")
+    async def logout(request: Request) -> Response:
+        refused = cross_site(request)
+        if refused is not None:
+            return refused
+        token = request.cookies.get(SESSION_COOKIE)
+        if token:
+            _people(request).accounts.close_session(token)
+        response = JSONResponse({"account": None})
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    @app.post("/api/logout/everywhere")
+    async def logout_everywhere(request: Request) -> Response:
+        refused = cross_site(request)
+        if refused is not None:
+            return refused
+        account = current_account(request)
+        if account is None or request.app.state.settings.local_player is not None:
+            return _error(401, "not_logged_in", "log in first")
+        ended = _people(request).accounts.close_sessions(account)
+        response = JSONResponse({"account": None, "ended": ended})
+        response.delete_cookie(SESSION_COOKIE, path="/")
+        return response
+
+    @app.get("/api/players/{ref}")
+    async def player(request: Request, ref: str) -> Response:
+        try:
+            found = _player(request, ref)
+        except ActionError as error:
+            return _error(404, error.code, error.message)
+        people = _people(request)
+        rating = people.ledger.ratings([found.id]).get(found.id)
+        me = current_account(request)
+        body = {
+            "name": found.name,
+            "kind": found.kind,
+            "ref": found.name if found.kind != "bot" else found.id,
+            "me": me is not None and found.account is not None and me.id == found.account.id,
+            "house": found.kind == "bot" and found.name in HOUSE_BOTS,
+            "since": found.account.created if found.account is not None else None,
+            **_rating_json(*(rating if rating is not None else (None, 0))),
+        }
+        return JSONResponse(body)
+
+    @app.get("/api/players/{ref}/stats")
+    async def stats(
+        request: Request,
+        ref: str,
+        since: Annotated[str | None, Query(max_length=10)] = None,
+        until: Annotated[str | None, Query(max_length=10)] = None,
+    ) -> Response:
+        """Figures over finished games, ``since`` and ``until`` days (UTC) included."""
+        try:
+            found = _player(request, ref)
+            start = None if since is None else _day(since, "since")
+            end = None if until is None else _day(until, "until") + 86400
+        except ActionError as error:
+            return _error(404 if error.code == "not_found" else 422, error.code, error.message)
+        if start is not None and end is not None and start >= end:
+            return _error(422, "invalid", "since is after until")
+        figures = _people(request).ledger.stats(found.id, start, end)
+        return JSONResponse(
+            {"player": found.name, "since": since, "until": until, **figures.to_json()}
+        )
+
+    @app.get("/api/players/{ref}/games")
+    async def games(
+        request: Request,
+        ref: str,
+        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+        limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    ) -> Response:
+        """A player's games, the most recent first: their own unfinished ones only to
+        themselves."""
+        try:
+            found = _player(request, ref)
+        except ActionError as error:
+            return _error(404, error.code, error.message)
+        people = _people(request)
+        if found.kind == "bot":
+            rows = people.ledger.bot_history(found.id, offset, limit + 1)
+        else:
+            me = current_account(request)
+            own = me is not None and me.id == found.id
+            rows = people.ledger.history(
+                found.id, finished_only=not own, offset=offset, limit=limit + 1
+            )
+        more = len(rows) > limit
+        rows = rows[:limit]
+        seats = people.ledger.seats_of([r.table for r in rows if r.status == "over"])
+        registry: Registry = request.app.state.registry
+        listed = [_game_json(registry, row, seats, people) for row in rows]
+        return JSONResponse({"games": listed, "next": offset + limit if more else None})
+
+    @app.get("/api/leaderboard")
+    async def leaderboard(
+        request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 100
+    ) -> Response:
+        people = _people(request)
+        standings = people.ledger.leaderboard(limit)
+        accounts = people.accounts.names(
+            [s.player for s in standings if not s.player.startswith(BOT_PREFIX)]
+        )
+        lines = []
+        for standing in standings:
+            if standing.player.startswith(BOT_PREFIX):
+                name, ref, kind = standing.player[len(BOT_PREFIX) :], standing.player, "bot"
+            else:
+                account = accounts.get(standing.player)
+                if account is None or account.name is None:
+                    continue
+                name, ref, kind = account.name, account.name, account.kind
+            lines.append(
+                {
+                    "name": name,
+                    "ref": ref,
+                    "kind": kind,
+                    **_rating_json(standing.rating, standing.games),
+                }
+            )
+        return JSONResponse({"players": lines})
+
+    @app.get("/api/tables/{table_id}/ratings")
+    async def rating_changes(request: Request, table_id: str) -> Response:
+        """How a finished rated game moved its players' ratings."""
+        people = _people(request)
+        changes = people.ledger.rating_changes(table_id)
+        accounts = people.accounts.names(
+            [c.player for c in changes if not c.player.startswith(BOT_PREFIX)]
+        )
+        listed = []
+        for change in changes:
+            if change.player.startswith(BOT_PREFIX):
+                name, ref = change.player[len(BOT_PREFIX) :], change.player
+            else:  # an account without a name is not rated: rated seats are registered
+                account = accounts.get(change.player)
+                name = ref = (account.name if account is not None else None) or "?"
+            listed.append(
+                {
+                    "name": name,
+                    "ref": ref,
+                    "before": shown(change.before),
+                    "after": shown(change.after),
+                }
+            )
+        return JSONResponse({"changes": listed})
