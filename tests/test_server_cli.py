@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -10,8 +11,10 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
+from websockets.sync.client import connect
 
 from king.server.process import ServerProcess, free_port
 
@@ -237,3 +240,56 @@ def test_a_second_king_opens_the_running_table_instead_of_refusing(tmp_path: Pat
         assert "another king server is using" in refused.stderr
     finally:
         stop(process)
+
+
+def test_the_local_player_gets_history_statistics_and_a_rating(tmp_path: Path) -> None:
+    """The person at the local ``king`` is one account (no login): their rated games
+    against the house bots count in the same database, across restarts."""
+    from .test_server_protocol import act
+
+    args = ("--db", str(tmp_path / "games.db"), "--bots", "random,rule,random", "--no-browser")
+    process, line = start_local(*args, "--bot-pause", "0")
+    match = ADDRESS.search(line)
+    assert match, line
+    url, table, token = match.groups()
+    info = httpx.get(f"{url}/api/tables/{table}", timeout=10).json()
+    assert info["rated"] is True and info["seats"][0]["player"] == "You"
+    me = httpx.get(f"{url}/api/me", timeout=10).json()["account"]
+    assert me["kind"] == "local" and me["name"] == "You"
+    refused = httpx.post(f"{url}/api/login", json={"name": "You", "password": "x" * 8})
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "local"
+    with connect(f"{url.replace('http', 'ws')}/api/tables/{table}/ws", max_size=None) as socket:
+        socket.send(json.dumps({"v": 1, "type": "hello", "token": token}))
+        while True:
+            message = json.loads(socket.recv(timeout=20))
+            if message["type"] != "state":
+                continue
+            if message["view"]["phase"] == "over":
+                break
+            if message["view"]["to_act"] == message["view"]["seat"]:
+                act(_Sender(socket), message)
+    assert stop(process) == 130
+    # A new game at the next start; the finished one is in the history, counted and rated.
+    process, line = start_local(*args, "--bot-pause", "0", "--new")
+    match = ADDRESS.search(line)
+    assert match, line
+    url, second, _ = match.groups()
+    games = httpx.get(f"{url}/api/players/You/games", timeout=10).json()["games"]
+    assert [(g["table"], g["status"]) for g in games] == [(second, "playing"), (table, "over")]
+    stats = httpx.get(f"{url}/api/players/You/stats", timeout=10).json()
+    assert stats["games"] == 1 and stats["points"] == games[1]["points"]
+    profile = httpx.get(f"{url}/api/players/You", timeout=10).json()
+    assert profile["rated_games"] == 1 and profile["rating"] is not None
+    board = {p["ref"] for p in httpx.get(f"{url}/api/leaderboard", timeout=10).json()["players"]}
+    assert board == {"You", "bot:random", "bot:rule"}
+    stop(process)
+
+
+class _Sender:
+    """What ``act`` needs of a socket: send a message (with the protocol version)."""
+
+    def __init__(self, socket: Any) -> None:
+        self._socket = socket
+
+    def send(self, message: dict[str, Any]) -> None:
+        self._socket.send(json.dumps({"v": 1, **message}))

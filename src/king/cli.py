@@ -99,6 +99,17 @@ def main(
             "(default: the browser's).",
         ),
     ] = None,
+    bot_pause: Annotated[
+        float,
+        typer.Option(
+            "--bot-pause",
+            metavar="SECONDS",
+            min=0,
+            max=10,
+            help="Without a command: the computer players' pause before each move (the "
+            "page's speed setting scales it).",
+        ),
+    ] = 0.7,
 ) -> None:
     """King (Turkish King, Rıfkı): the rules, computer players and tools.
 
@@ -122,7 +133,9 @@ def main(
         raise _fail(str(error), 2) from None
     language = None if lang is None else _language(lang)
     settings = ServerSettings(
-        db=db if db is not None else default_db_path(), language=language or "en"
+        db=db if db is not None else default_db_path(),
+        language=language or "en",
+        bot_pause=bot_pause,
     )
     try:
         run_local(
