@@ -473,3 +473,57 @@ def test_the_cluster_benchmark_measures_one_two_and_three_processes() -> None:
         )
         assert figures[f"cluster_{count}_errors"] == 0, figures
     assert figures["cluster_3_vs_1_moves"] > 0
+
+
+def test_accounts_sessions_and_rated_games_work_at_any_process(cluster: Cluster) -> None:
+    """Logins made at one process hold at the others (sessions live in PostgreSQL);
+    a registered player joins, takes a seat back and plays again through processes that
+    do not own the table; the rated game's results are written once, by its owner."""
+    secret = "a phrase long enough"
+    ada = httpx.Client(base_url=cluster.urls[0], timeout=20)
+    assert ada.post("/api/accounts", json={"name": "Ada", "password": secret}).status_code == 201
+    bo = httpx.Client(base_url=cluster.urls[2], timeout=20)
+    assert bo.post("/api/accounts", json={"name": "Bo_2", "password": secret}).status_code == 201
+    cookie = {"king_session": ada.cookies["king_session"]}
+    elsewhere = httpx.Client(base_url=cluster.urls[1], cookies=cookie, timeout=20)
+    assert elsewhere.get("/api/me").json()["account"]["name"] == "Ada"
+    bot = {"kind": "bot", "bot": "random"}
+    seats = [{"kind": "human"}, {"kind": "human"}, bot, bot]
+    made = ada.post("/api/tables", json={"seats": seats, "seat": 0, "rated": True, "seed": 3})
+    assert made.status_code == 201, made.text
+    table = made.json()["table"]
+    assert cluster.process_of(cluster.owners()[table]) is cluster.processes[0]
+    joined = bo.post(f"/api/tables/{table}/join", json={"name": "ignored"})
+    assert joined.status_code == 200 and joined.json()["seat"] == 1, joined.text
+    info = httpx.get(f"{cluster.urls[1]}/api/tables/{table}").json()
+    assert [s["player"] for s in info["seats"]] == ["Ada", "Bo_2", "bot:random", "bot:random"]
+    # Ada takes her seat back at a process that does not own the table.
+    taken = elsewhere.post(f"/api/tables/{table}/seat")
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["token"] != made.json()["token"]
+    mine = elsewhere.get("/api/players/Ada/games").json()["games"]
+    assert [(g["table"], g["status"]) for g in mine] == [(table, "playing")]
+
+    async def play_to_the_end() -> list[Player]:
+        players = [
+            Player(table, seat, token, [url], think=0.0, rng=random.Random(seat))
+            for seat, token, url in (
+                (0, taken.json()["token"], cluster.urls[2]),
+                (1, joined.json()["token"], cluster.urls[1]),
+            )
+        ]
+        stop = asyncio.Event()
+        await asyncio.wait_for(asyncio.gather(*(p.play(stop) for p in players)), timeout=240)
+        return players
+
+    players = asyncio.run(play_to_the_end())
+    assert all(p.over for p in players)
+    changes = httpx.get(f"{cluster.urls[2]}/api/tables/{table}/ratings").json()["changes"]
+    assert sorted(c["name"] for c in changes) == ["Ada", "Bo_2", "random"]
+    rows = query(cluster.db, "SELECT COUNT(*) FROM king_results WHERE table_id = ?", (table,))
+    assert rows == [(4,)]
+    assert bo.get("/api/players/Bo_2").json()["rated_games"] == 1
+    again = elsewhere.post(f"/api/tables/{table}/again", json={"token": taken.json()["token"]})
+    assert again.status_code == 201, again.text
+    following = httpx.get(f"{cluster.urls[0]}/api/tables/{again.json()['table']}").json()
+    assert following["rated"] is True and following["seats"][0]["player"] == "Ada"
