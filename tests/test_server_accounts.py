@@ -75,6 +75,13 @@ def test_the_session_cookie_is_http_only_and_same_site(server: ServerProcess) ->
     assert "king_session=" in cookie and "httponly" in cookie and "samesite=lax" in cookie
     assert "path=/" in cookie and "secure" not in cookie  # plain HTTP here; HTTPS adds it
     assert client.get("/api/me").json()["account"]["name"] == "Cookie_1"
+    # Behind a proxy on this machine that says the visitor came over HTTPS: Secure.
+    proxied = httpx.post(
+        f"{server.url}/api/login",
+        json={"name": "Cookie_1", "password": PASSWORD},
+        headers={"x-forwarded-proto": "https"},
+    )
+    assert proxied.status_code == 200 and "secure" in proxied.headers["set-cookie"].lower()
     # A guest gets an account (and a cookie) by sitting down, and sees their own games.
     guest = httpx.Client(base_url=server.url)
     claim = table_for(guest)
