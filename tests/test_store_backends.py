@@ -162,18 +162,32 @@ def test_king_db_copy_moves_a_sqlite_servers_games_into_postgres(
     with ServerProcess(source, bot_pause=0) as server:
         tables = play_some(server, finished=2, unfinished=2)
         before = records(server, tables)
+        ayse = httpx.Client(base_url=server.url)
+        login = {"name": "Ayşe", "password": "a long secret"}
+        assert ayse.post("/api/accounts", json=login).status_code == 201
+        seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+        hers = ayse.post("/api/tables", json={"seats": seats, "rated": True}).json()["table"]
+        bot_stats = httpx.get(f"{server.url}/api/players/bot:random/stats").json()
+    assert bot_stats["games"] == 8
     assert all(replay(before[t]).complete for t in tables[:2])
     target = postgres_server.create_database()
     result = king("db", "copy", str(source), target)
     assert result.returncode == 0, result.stderr
-    assert "copied 4 tables" in result.stdout
+    assert "copied 5 tables" in result.stdout and "and 3 accounts" in result.stdout  # 2 guests
     again = king("db", "copy", str(source), target)  # again: nothing new, nothing doubled
     assert again.returncode == 0, again.stderr
-    assert "copied 0 tables" in again.stdout and "4 were there already" in again.stdout
+    assert "copied 0 tables" in again.stdout and "5 were there already" in again.stdout
+    assert "and 0 accounts" in again.stdout
     with ServerProcess(target, bot_pause=0, log=tmp_path / "pg.log") as server:
         assert records(server, tables) == before
+        # Her account, her seat and the bots' figures came along.
+        back = httpx.Client(base_url=server.url)
+        assert back.post("/api/login", json=login).status_code == 200
+        games = back.get("/api/players/Ayşe/games").json()["games"]
+        assert [(g["table"], g["status"]) for g in games] == [(hers, "playing")]
+        assert httpx.get(f"{server.url}/api/players/bot:random/stats").json() == bot_stats
         lobby = httpx.get(f"{server.url}/api/tables").json()
-        assert {t["id"] for t in lobby["open"]} == set(tables[2:])
+        assert {t["id"] for t in lobby["open"]} == {*tables[2:], hers}
         # An unfinished table plays on: its first seat's person joins and is welcomed.
         answer = httpx.post(f"{server.url}/api/tables/{tables[2]}/join", json={"name": "Bo"})
         assert answer.status_code == 200, answer.text

@@ -1227,7 +1227,7 @@ def db_copy_command(
     another (a SQLite server's games into PostgreSQL, say).  Tables already in TO are
     checked to hold the same events and left as they are; run it with both servers
     stopped, and again as often as you like."""
-    from king.server.database import copy_tables, open_store
+    from king.server.database import copy_people, copy_tables, open_store
     from king.server.store import StoreError, describe, parse_database
 
     try:
@@ -1243,6 +1243,7 @@ def db_copy_command(
         try:
             stores.append(open_store(places[1]))
             copied, present = copy_tables(stores[0], stores[1])
+            accounts = copy_people(stores[0], stores[1])
         finally:
             for store in stores:
                 store.close()
@@ -1250,7 +1251,8 @@ def db_copy_command(
         raise _fail(str(error), 1) from None
     typer.echo(
         f"king: copied {copied} tables into {describe(places[1])} "
-        f"({present} were there already, with the same events)"
+        f"({present} were there already, with the same events) and {accounts} accounts "
+        "with their games' results and ratings"
     )
 
 

@@ -19,7 +19,39 @@ migrations run it, :mod:`king.server.store_sqlite` and :mod:`king.server.store_p
 
 from __future__ import annotations
 
-__all__ = ["people_schema"]
+__all__ = ["COPIED", "people_schema"]
+
+#: The tables ``king db copy`` carries to another database, parents first, with their
+#: columns (failed logins stay behind: they only matter where they happened).
+COPIED: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("king_accounts", ("id", "name", "kind", "password", "created", "seen")),
+    ("king_name_keys", ("key", "account")),
+    ("king_sessions", ("id", "account", "created", "seen", "expires")),
+    ("king_seats", ("table_id", "seat", "account", "joined")),
+    (
+        "king_results",
+        ("table_id", "seat", "player", "name", "points", "place", "rated", "rules", "finished"),
+    ),
+    (
+        "king_deal_results",
+        (
+            "table_id",
+            "deal",
+            "seat",
+            "player",
+            "declarer",
+            "contract",
+            "trump",
+            "points",
+            "finished",
+        ),
+    ),
+    ("king_ratings", ("player", "mu", "sigma", "games", "updated")),
+    (
+        "king_rating_changes",
+        ("table_id", "player", "mu_before", "sigma_before", "mu_after", "sigma_after", "at"),
+    ),
+)
 
 _SCHEMA = """
 CREATE TABLE king_accounts (
