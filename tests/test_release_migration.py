@@ -19,7 +19,7 @@ from king.server.services import PostgresServer, postgres_programs
 from king.server.store import Database
 
 from .conftest import query
-from .test_server_protocol import Peer, act
+from .test_server_protocol import Peer, play_to_the_end
 
 DATA = Path(__file__).parent / "data"
 
@@ -59,12 +59,7 @@ def check_upgrade(database: Database, seats: dict[str, Any]) -> None:
         peer = Peer(server, seat["table"])
         peer.send({"type": "hello", "token": seat["token"]})
         assert peer.next()["type"] == "welcome"
-        while True:
-            state = peer.state()
-            if state["view"]["phase"] == "over":
-                break
-            if state["view"]["to_act"] == state["view"]["seat"]:
-                act(peer, state)
+        play_to_the_end(peer)
         peer.close()
         record = httpx.get(f"{server.url}/api/tables/{seat['table']}/record").json()
         assert len(record["deals"]) == 20

@@ -14,7 +14,7 @@ import pytest
 from king.server.process import ServerProcess
 from king.server.store import Database
 
-from .test_server_protocol import Peer, act
+from .test_server_protocol import Peer, act, play_to_the_end
 
 PASSWORD = "a long and secret phrase"
 
@@ -221,12 +221,7 @@ def test_a_rated_game_to_the_end_moves_the_ratings(server: ServerProcess) -> Non
     player = person(server, "Finisher")
     claim = table_for(player, rated=True)
     peer, _ = sit(server, claim["table"], claim["token"])
-    while True:
-        state = peer.state()
-        if state["view"]["phase"] == "over":
-            break
-        if state["view"]["to_act"] == state["view"]["seat"]:
-            act(peer, state)
+    play_to_the_end(peer)
     peer.close()
     changes = httpx.get(f"{server.url}/api/tables/{claim['table']}/ratings").json()["changes"]
     by_name = {c["name"]: c for c in changes}

@@ -134,6 +134,16 @@ def act(peer: Peer, state: Message) -> None:
         peer.send({"type": "play", "card": state["legal"][0]})
 
 
+def play_to_the_end(peer: Peer) -> None:
+    """Make the seat's first legal move whenever it is to act, until the game is over."""
+    while True:
+        state = peer.state()
+        if state["view"]["phase"] == "over":
+            return
+        if state["view"]["to_act"] == state["view"]["seat"]:
+            act(peer, state)
+
+
 def already_played(state: Message) -> set[str]:
     """The cards a state shows as played: on connecting, the trick and tricks so far;
     after that, the card its event announces."""

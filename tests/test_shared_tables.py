@@ -400,6 +400,22 @@ def test_bad_redis_settings_are_refused_in_one_line(
         assert "Traceback" not in result.stderr and "secret" not in result.stderr
 
 
+def play_together(table: str, seats: list[tuple[int, str, str]]) -> list[Player]:
+    """People at these seats (seat, token, the process each connects to) play the game
+    to its end at once."""
+
+    async def play() -> list[Player]:
+        players = [
+            Player(table, seat, token, [url], think=0.0, rng=random.Random(seat))
+            for seat, token, url in seats
+        ]
+        stop = asyncio.Event()
+        await asyncio.wait_for(asyncio.gather(*(p.play(stop) for p in players)), timeout=240)
+        return players
+
+    return asyncio.run(play())
+
+
 def test_a_person_at_any_process_sees_joins_plays_and_plays_again(cluster: Cluster) -> None:
     """The lobby, a table's information, joining, playing and playing again all work the
     same at a process that does not own the table (it asks the owner)."""
@@ -424,19 +440,9 @@ def test_a_person_at_any_process_sees_joins_plays_and_plays_again(cluster: Clust
     info = httpx.get(f"{cluster.urls[1]}/api/tables/{table}").json()
     assert info["status"] == "playing" and info["seats"][1]["name"] == "Bo"
 
-    async def play_to_the_end() -> list[Player]:
-        players = [
-            Player(table, seat, token, [url], think=0.0, rng=random.Random(seat))
-            for seat, token, url in (
-                (0, ada, cluster.urls[1]),
-                (1, joined.json()["token"], cluster.urls[2]),
-            )
-        ]
-        stop = asyncio.Event()
-        await asyncio.wait_for(asyncio.gather(*(p.play(stop) for p in players)), timeout=240)
-        return players
-
-    players = asyncio.run(play_to_the_end())
+    players = play_together(
+        table, [(0, ada, cluster.urls[1]), (1, joined.json()["token"], cluster.urls[2])]
+    )
     assert all(p.over for p in players) and all(not p.reconnects for p in players)
     check_log(cluster, table, players)
     # Both ask to play again at processes that do not own the table: one new table,
@@ -504,19 +510,10 @@ def test_accounts_sessions_and_rated_games_work_at_any_process(cluster: Cluster)
     mine = elsewhere.get("/api/players/Ada/games").json()["games"]
     assert [(g["table"], g["status"]) for g in mine] == [(table, "playing")]
 
-    async def play_to_the_end() -> list[Player]:
-        players = [
-            Player(table, seat, token, [url], think=0.0, rng=random.Random(seat))
-            for seat, token, url in (
-                (0, taken.json()["token"], cluster.urls[2]),
-                (1, joined.json()["token"], cluster.urls[1]),
-            )
-        ]
-        stop = asyncio.Event()
-        await asyncio.wait_for(asyncio.gather(*(p.play(stop) for p in players)), timeout=240)
-        return players
-
-    players = asyncio.run(play_to_the_end())
+    players = play_together(
+        table,
+        [(0, taken.json()["token"], cluster.urls[2]), (1, joined.json()["token"], cluster.urls[1])],
+    )
     assert all(p.over for p in players)
     changes = httpx.get(f"{cluster.urls[2]}/api/tables/{table}/ratings").json()["changes"]
     assert sorted(c["name"] for c in changes) == ["Ada", "Bo_2", "random"]

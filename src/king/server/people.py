@@ -5,6 +5,7 @@ seat shows beside its name, and what a finished game leaves behind."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,7 +18,7 @@ from king.server.store import EventStore, StoreError
 if TYPE_CHECKING:
     from king.server.tables import Table
 
-__all__ = ["HOUSE_BOTS", "People", "Profile", "rated_refusal"]
+__all__ = ["HOUSE_BOTS", "People", "PlayerRef", "Profile", "rated_refusal"]
 
 log = logging.getLogger("king.server")
 
@@ -33,6 +34,16 @@ class Profile:
     player: str | None
     rating: int | None
     provisional: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRef:
+    """A player as pages name them: the name shown, the page (``/players/{ref}``: the
+    name, or ``bot:<spec>``) and the kind (``player``, ``local`` or ``bot``)."""
+
+    name: str
+    ref: str
+    kind: str
 
 
 def rated_refusal(rules: object, hints: bool, seats: list[tuple[str, str | None]]) -> str | None:
@@ -69,23 +80,34 @@ class People:
             for seat in table.seats
         ]
 
+    def refs(self, players: Iterable[str | None]) -> dict[str, PlayerRef]:
+        """The name and page of each of these players that has them: registered
+        accounts and bots (a guest has no page)."""
+        wanted = {p for p in players if p is not None}
+        accounts = self.accounts.names([p for p in wanted if not p.startswith(BOT_PREFIX)])
+        found: dict[str, PlayerRef] = {}
+        for player in wanted:
+            if player.startswith(BOT_PREFIX):
+                found[player] = PlayerRef(player[len(BOT_PREFIX) :], player, "bot")
+                continue
+            account = accounts.get(player)
+            if account is not None and account.registered and account.name is not None:
+                found[player] = PlayerRef(account.name, account.name, account.kind)
+        return found
+
     def profiles(self, table: Table) -> dict[int, Profile]:
         """What each seat shows beside its name now."""
         players = self.player_ids(table)
-        accounts = self.accounts.names([p for p in players if p and not p.startswith(BOT_PREFIX)])
+        refs = self.refs(players)
         ratings = self.ledger.ratings([p for p in players if p is not None])
         shown_profiles: dict[int, Profile] = {}
         for seat, player in enumerate(players):
             if player is None:
                 continue
             rating = ratings.get(player)
-            if player.startswith(BOT_PREFIX):
-                name: str | None = player
-            else:
-                account = accounts.get(player)
-                name = account.name if account is not None and account.registered else None
+            ref = refs.get(player)
             shown_profiles[seat] = Profile(
-                name,
+                ref.ref if ref is not None else None,
                 None if rating is None else shown(rating[0]),
                 rating is not None and rating[0].provisional,
             )

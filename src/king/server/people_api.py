@@ -184,26 +184,17 @@ def _game_json(
 ) -> dict[str, Any]:
     finished = seats.get(row.table)
     if finished is not None:
-        accounts = people.accounts.names(
-            [s.player for s in finished if s.player and not s.player.startswith(BOT_PREFIX)]
-        )
-        listed = []
-        for line in finished:
-            player = line.player
-            if player is not None and player.startswith(BOT_PREFIX):
-                link: str | None = player
-            else:
-                account = accounts.get(player or "")
-                link = account.name if account is not None and account.registered else None
-            listed.append(
-                {
-                    "seat": line.seat,
-                    "name": line.name,
-                    "player": link,
-                    "points": line.points,
-                    "place": line.place,
-                }
-            )
+        refs = people.refs(line.player for line in finished)
+        listed = [
+            {
+                "seat": line.seat,
+                "name": line.name,
+                "player": ref.ref if (ref := refs.get(line.player or "")) is not None else None,
+                "points": line.points,
+                "place": line.place,
+            }
+            for line in finished
+        ]
     else:
         table = registry.get(row.table)
         listed = []
@@ -384,26 +375,17 @@ def add_people_api(app: FastAPI) -> None:
     ) -> Response:
         people = _people(request)
         standings = people.ledger.leaderboard(limit)
-        accounts = people.accounts.names(
-            [s.player for s in standings if not s.player.startswith(BOT_PREFIX)]
-        )
-        lines = []
-        for standing in standings:
-            if standing.player.startswith(BOT_PREFIX):
-                name, ref, kind = standing.player[len(BOT_PREFIX) :], standing.player, "bot"
-            else:
-                account = accounts.get(standing.player)
-                if account is None or account.name is None:
-                    continue
-                name, ref, kind = account.name, account.name, account.kind
-            lines.append(
-                {
-                    "name": name,
-                    "ref": ref,
-                    "kind": kind,
-                    **_rating_json(standing.rating, standing.games),
-                }
-            )
+        refs = people.refs(s.player for s in standings)
+        lines = [
+            {
+                "name": ref.name,
+                "ref": ref.ref,
+                "kind": ref.kind,
+                **_rating_json(standing.rating, standing.games),
+            }
+            for standing in standings
+            if (ref := refs.get(standing.player)) is not None
+        ]
         return JSONResponse({"players": lines})
 
     @app.get("/api/tables/{table_id}/ratings")
@@ -411,22 +393,15 @@ def add_people_api(app: FastAPI) -> None:
         """How a finished rated game moved its players' ratings."""
         people = _people(request)
         changes = people.ledger.rating_changes(table_id)
-        accounts = people.accounts.names(
-            [c.player for c in changes if not c.player.startswith(BOT_PREFIX)]
-        )
-        listed = []
-        for change in changes:
-            if change.player.startswith(BOT_PREFIX):
-                name, ref = change.player[len(BOT_PREFIX) :], change.player
-            else:  # an account without a name is not rated: rated seats are registered
-                account = accounts.get(change.player)
-                name = ref = (account.name if account is not None else None) or "?"
-            listed.append(
-                {
-                    "name": name,
-                    "ref": ref,
-                    "before": shown(change.before),
-                    "after": shown(change.after),
-                }
-            )
+        refs = people.refs(c.player for c in changes)
+        listed = [
+            {
+                "name": ref.name,
+                "ref": ref.ref,
+                "before": shown(change.before),
+                "after": shown(change.after),
+            }
+            for change in changes
+            if (ref := refs.get(change.player)) is not None
+        ]
         return JSONResponse({"changes": listed})
