@@ -45,6 +45,28 @@ export const api = {
   again: (id, token) => call("POST", `/api/tables/${encodeURIComponent(id)}/again`, { token }),
   recordUrl: (id) => `/api/tables/${encodeURIComponent(id)}/record`,
   boardUrl: (id) => `/board?table=${encodeURIComponent(id)}`,
+  // Accounts: the session cookie (HttpOnly) names the person; the page never sees it.
+  me: () => call("GET", "/api/me"),
+  register: (name, password) => call("POST", "/api/accounts", { name, password }),
+  login: (name, password) => call("POST", "/api/login", { name, password }),
+  logout: () => call("POST", "/api/logout"),
+  logoutEverywhere: () => call("POST", "/api/logout/everywhere"),
+  /** Take the account's seat at an unfinished table back on this device (a new token). */
+  takeBack: (id) => call("POST", `/api/tables/${encodeURIComponent(id)}/seat`),
+  ratings: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/ratings`),
+  player: (ref) => call("GET", `/api/players/${encodeURIComponent(ref)}`),
+  stats: (ref, since, until) => {
+    const query = new URLSearchParams();
+    if (since) query.set("since", since);
+    if (until) query.set("until", until);
+    const text = query.toString();
+    return call("GET", `/api/players/${encodeURIComponent(ref)}/stats${text ? `?${text}` : ""}`);
+  },
+  games: (ref, offset = 0, limit = 20) =>
+    call("GET", `/api/players/${encodeURIComponent(ref)}/games?offset=${offset}&limit=${limit}`),
+  leaderboard: () => call("GET", "/api/leaderboard"),
+  /** A player's page: a registered name, or `bot:<spec>`. */
+  playerUrl: (ref) => `/players/${encodeURIComponent(ref)}`,
 };
 
 const TOKEN_KEY = (table) => `king:token:${table}`;

@@ -4,6 +4,7 @@
 import { api, copyText, inviteLink, loadName } from "./api.js";
 import { cardFace, cardGroups } from "./cards.js";
 import { renderMarkdown } from "./markdown.js";
+import { formatNumber } from "./people.js";
 import { contractBoard, contractName, el, seatName, wrap } from "./render.js";
 import { t } from "./strings.js";
 
@@ -218,6 +219,7 @@ export function showSheet(ctx, recordUrl, onAgain = null) {
       .filter((name) => name !== null);
     dialog.append(el("p", "winner", t("sheet.winner", { names: names.join(", ") })));
     dialog.append(gameOver(ctx, view));
+    if (ctx.table?.rated) dialog.append(ratingChanges(ctx));
   }
   const buttons = el("div", "dialog-buttons");
   if (view && view.phase === "over" && recordUrl && ctx.table) {
@@ -246,6 +248,82 @@ export function showSheet(ctx, recordUrl, onAgain = null) {
   open(dialog);
 }
 
+/** How the finished rated game moved each player's rating ("1500 → 1532 (+32)"), from
+ * the server (asked again for a few seconds: the ratings follow the game's end). */
+function ratingChanges(ctx) {
+  const section = el("section", "rating-changes");
+  section.id = "rating-changes";
+  const title = el("h3", "", t("rated.changes"));
+  title.id = "rating-changes-title";
+  section.setAttribute("aria-labelledby", title.id);
+  section.append(title);
+  if (ctx.ratingChanges?.length) {
+    section.append(ratingList(ctx, ctx.ratingChanges));
+    section.dataset.state = "shown";
+    return section;
+  }
+  section.dataset.state = "loading";
+  section.append(el("p", "muted small", t("rated.pending")));
+  if (!ctx.ratingsAsked) {
+    ctx.ratingsAsked = true;
+    askRatings(ctx, 0);
+  }
+  return section;
+}
+
+async function askRatings(ctx, attempt) {
+  let changes = [];
+  try {
+    changes = (await api.ratings(ctx.table.id)).changes;
+  } catch {
+    changes = [];
+  }
+  if (!changes.length) {
+    if (attempt < 6) window.setTimeout(() => askRatings(ctx, attempt + 1), 500 * 2 ** attempt);
+    else ctx.ratingsAsked = false;
+    return;
+  }
+  ctx.ratingChanges = changes;
+  const section = document.getElementById("rating-changes");
+  if (!section) return;
+  section.querySelector("p")?.remove();
+  section.append(ratingList(ctx, changes));
+  section.dataset.state = "shown";
+}
+
+function ratingList(ctx, changes) {
+  const list = el("ul", "rating-list");
+  const used = new Set();
+  for (const change of changes) {
+    // A person is named as the table names them ("You"); a house bot is one player
+    // however many seats it took, named by its kind.
+    const bot = change.ref.startsWith("bot:");
+    const seat = bot ? null : (ctx.table?.seats ?? []).find((s) => s.player === change.ref && !used.has(s.seat));
+    if (seat) used.add(seat.seat);
+    const delta = change.after - change.before;
+    const item = el("li", seat && seat.seat === ctx.seat ? "me" : "");
+    item.dataset.ref = change.ref;
+    item.dataset.before = String(change.before);
+    item.dataset.after = String(change.after);
+    const name = el("span", "name", seat ? seatName(ctx, seat.seat) : change.name);
+    if (bot) name.append(" ", el("span", "badge bot", t("badge.bot")));
+    item.append(
+      name,
+      el(
+        "span",
+        `num ${delta > 0 ? "plus" : delta < 0 ? "minus" : ""}`,
+        t("rated.change", {
+          before: formatNumber(change.before),
+          after: formatNumber(change.after),
+          delta: formatNumber(delta, { signed: true }),
+        }),
+      ),
+    );
+    list.append(item);
+  }
+  return list;
+}
+
 /** The last completed trick, with who played what and who won it. */
 export function showLastTrick(ctx) {
   const dialog = document.getElementById("dlg-last");
@@ -270,8 +348,9 @@ export function showLastTrick(ctx) {
   open(dialog);
 }
 
-/** Ask a visitor for a name and a free seat; resolves to {name, seat} or null (watch). */
-export function askToJoin(ctx, info) {
+/** Ask a visitor for a name and a free seat; resolves to {name, seat} or null (watch).
+ * A registered player (`account`) sits under their own name: the box shows it. */
+export function askToJoin(ctx, info, account = null) {
   const dialog = document.getElementById("dlg-join");
   dialog.replaceChildren();
   return new Promise((resolve) => {
@@ -283,6 +362,7 @@ export function askToJoin(ctx, info) {
     if (info.by) about.append(el("p", "join-by", t("join.by", { name: info.by })));
     about.append(el("p", "join-rules", t("join.rules", { rules: rulesName(info.rules) })));
     if (info.hints) about.append(el("p", "join-hints", t("hint.onTitle")));
+    if (info.rated) about.append(el("p", "join-rated", t("rated.badgeTitle")));
     const list = el("ul", "join-seats");
     for (const seat of info.seats) {
       const who =
@@ -305,6 +385,10 @@ export function askToJoin(ctx, info) {
     input.maxLength = 32;
     input.required = true;
     input.value = loadName();
+    if (account?.name && account.kind !== "guest") {
+      input.value = account.name;
+      input.readOnly = true;
+    }
     label.append(input);
     form.append(label);
     const seats = el("div", "dialog-buttons seats");

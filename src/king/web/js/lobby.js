@@ -1,6 +1,7 @@
 // The lobby: the open tables (join, watch, copy an invite link), finished games, and
 // the form that creates a table.
 
+import { installAccount, onAccountChange, renderAccount } from "./account.js";
 import { api, ApiError, copyText, inviteLink, loadName, saveName, saveToken } from "./api.js";
 import { showRules } from "./dialogs.js";
 import { errorText } from "./reasons.js";
@@ -43,6 +44,7 @@ function tableItem(table, finished) {
   head.append(el("strong", "", table.id), el("span", "muted", statusText(table)));
   if (table.spectators) head.append(el("span", "muted", t("lobby.spectators", { n: table.spectators })));
   if (table.hints) head.append(el("span", "badge hints-badge", t("hint.on")));
+  if (table.rated) head.append(el("span", "badge rated-badge", t("rated.badge")));
   const seats = el("ul", "seat-list");
   for (const seat of table.seats) {
     const entry = el("li", seat.claimed ? "" : "free", seatLabel(seat));
@@ -138,6 +140,55 @@ async function buildSeatChoices() {
     label.append(select);
     box.append(label);
   }
+  applyRated();
+}
+
+/** The bots that may sit at a rated table (as the server's people.HOUSE_BOTS). */
+const HOUSE_BOTS = ["random", "rule", "search"];
+
+/** Whether the account may create a rated table: a registered player. */
+function mayRate(account) {
+  return account !== null && account.kind === "player";
+}
+
+/** The form for the account now: a registered player sits under their own name and may
+ * ask for a rated table; anyone else gives a name and plays unrated. */
+function formForAccount(account) {
+  const name = $("create-name");
+  const registered = account !== null && account.kind !== "guest" && account.name !== null;
+  if (registered) {
+    name.value = account.name;
+    name.readOnly = true;
+  } else if (name.readOnly) {
+    name.readOnly = false;
+    name.value = loadName();
+  }
+  const rated = $("create-rated");
+  rated.disabled = !mayRate(account);
+  if (rated.disabled) rated.checked = false;
+  const help = $("create-rated-help");
+  help.dataset.i18n = mayRate(account) ? "rated.createHelp" : "rated.needAccount";
+  help.textContent = t(help.dataset.i18n);
+  applyRated();
+}
+
+/** A rated table: no hints, and only the house bots at their defaults. */
+function applyRated() {
+  const rated = $("create-rated").checked;
+  const hints = $("create-hints");
+  hints.disabled = rated;
+  if (rated) hints.checked = false;
+  for (let seat = 1; seat < 4; seat += 1) {
+    const select = $(`seat-${seat}`);
+    if (!select) continue;
+    for (const option of select.options) {
+      option.disabled = rated && option.value.startsWith("bot:") && !HOUSE_BOTS.includes(option.value.slice(4));
+    }
+    if (select.selectedOptions[0]?.disabled) {
+      const house = [...select.options].find((option) => !option.disabled && option.value.startsWith("bot:"));
+      select.value = house ? house.value : "human";
+    }
+  }
 }
 
 async function create(event) {
@@ -153,8 +204,9 @@ async function create(event) {
   form.querySelector("button[type=submit]").disabled = true;
   try {
     const hints = $("create-hints").checked;
-    const claim = await api.create({ name, rules: $("create-rules").value, seats, seat: 0, hints });
-    saveName(name);
+    const rated = $("create-rated").checked;
+    const claim = await api.create({ name, rules: $("create-rules").value, seats, seat: 0, hints, rated });
+    if (!$("create-name").readOnly) saveName(name);
     saveToken(claim.table, claim.token);
     window.location.assign(`/t/${claim.table}`);
   } catch (error) {
@@ -169,6 +221,7 @@ async function main() {
   installLanguageSelect();
   onLanguageChange(() => {
     document.title = t("lobby.title");
+    renderAccount();
     if ($("dlg-rules").open) showRules(null);
     buildSeatChoices();
     refresh();
@@ -177,7 +230,9 @@ async function main() {
   $("create-name").value = loadName();
   $("create-form").addEventListener("submit", create);
   $("btn-rules").addEventListener("click", () => showRules(null));
-  await buildSeatChoices();
+  $("create-rated").addEventListener("change", applyRated);
+  onAccountChange(formForAccount);
+  await Promise.all([installAccount(), buildSeatChoices()]);
   await refresh();
   window.setInterval(refresh, 4000);
 }

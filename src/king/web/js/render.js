@@ -2,6 +2,7 @@
 // whose turn it is and the score panel.  Nothing here talks to the server.
 
 import { cardFace, cardGroups, cardLabel, position, SUIT_SYMBOLS, suitMark } from "./cards.js";
+import { playerLink, ratingBadge } from "./people.js";
 import { t } from "./strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -89,7 +90,10 @@ export function renderSeats(ctx) {
     box.classList.toggle("to-act", view?.to_act === seat && view.phase !== "over");
     box.classList.toggle("declarer", view?.declarer === seat && view.phase !== "over");
     const head = el("div", "seat-head");
-    head.append(el("span", "seat-name", seatName(ctx, seat)));
+    head.append(seatLabel(ctx, seat, info));
+    if (info?.rating !== null && info?.rating !== undefined) {
+      head.append(ratingBadge(info.rating, info.provisional, "seat-rating"));
+    }
     if (info?.kind === "bot") head.append(el("span", "badge bot", t("badge.bot")));
     if (info?.kind === "human" && info.claimed && !info.connected && seat !== ctx.seat) {
       head.append(el("span", "badge away", info.stand_in ? t("table.standIn") : t("table.away")));
@@ -125,6 +129,17 @@ export function renderSeats(ctx) {
       box.append(backs);
     }
   }
+}
+
+/** A seat's name: a link to the player's page when they have one (in a new tab while
+ * the game goes on, so that the table stays open). */
+function seatLabel(ctx, seat, info) {
+  const name = seatName(ctx, seat);
+  if (!info?.player) return el("span", "seat-name", name);
+  const going = ctx.table?.status === "waiting" || ctx.table?.status === "playing";
+  const link = playerLink(info.player, name, going);
+  link.className = "seat-name player-link";
+  return link;
 }
 
 /** The penalty cards `seat` has taken in the deal on the table (none between deals). */

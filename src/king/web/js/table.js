@@ -46,6 +46,8 @@ const queue = [];
 let pumping = false;
 let connection = null;
 let toastTimer = null;
+/** The seat is now played on another device: nothing here reconnects. */
+let replaced = false;
 
 const sleep = (ms) => new Promise((resolve) => window.setTimeout(resolve, ms));
 
@@ -68,7 +70,7 @@ function banner(text) {
 // -- acting --------------------------------------------------------------------------
 
 function play(card) {
-  if (ctx.pending || ctx.seat === null) return;
+  if (ctx.pending || ctx.seat === null || replaced) return;
   if (connection.send({ type: "play", card })) {
     ctx.pending = true;
     document.getElementById("hand").classList.add("pending");
@@ -76,7 +78,7 @@ function play(card) {
 }
 
 function declare(contract, trump) {
-  if (ctx.pending || ctx.seat === null) return;
+  if (ctx.pending || ctx.seat === null || replaced) return;
   if (connection.send({ type: "declare", contract, trump: trump ?? null })) {
     ctx.pending = true;
     renderDeclare(ctx, declare);
@@ -110,12 +112,14 @@ function renderAll() {
   const over = ctx.state?.view.phase === "over";
   const closed = ctx.table?.status === "closed";
   if (closed) banner(t("table.closed"));
+  if (replaced) banner(t("table.replaced"));
   const record = document.getElementById("btn-record");
   record.hidden = !(over || closed);
   record.href = api.recordUrl(tableId);
   record.setAttribute("download", "");
   const free = ctx.table ? ctx.table.seats.filter((s) => !s.claimed).length : 0;
   document.getElementById("btn-invite").hidden = !(ctx.table?.status === "waiting" && free > 0);
+  document.getElementById("badge-rated").hidden = !ctx.table?.rated;
   const turn = ctx.state && ctx.seat !== null && ctx.state.view.to_act === ctx.seat;
   document.title = `${turn ? "● " : ""}${t("table.title", { id: tableId })}`;
 }
@@ -396,6 +400,18 @@ function onError(message) {
     banner(t("table.noSuchTable"));
     return;
   }
+  if (message.code === "replaced") {
+    // The account took this seat back on another device: this page only watches what
+    // it last saw, and does not connect again (it would take the seat back from there).
+    replaced = true;
+    forgetToken(tableId);
+    ctx.token = null;
+    connection.close();
+    banner(t("table.replaced"));
+    document.getElementById("banner").dataset.code = "replaced";
+    document.body.dataset.replaced = "true";
+    return;
+  }
   toast(errorText(message));
   if (!pumping) renderAll();
 }
@@ -427,7 +443,9 @@ function connect() {
     () => (ctx.token ? { type: "hello", token: ctx.token } : { type: "watch" }),
     {
       onMessage,
-      onStatus: (status) => banner(status === "reconnecting" ? t("table.reconnecting") : null),
+      onStatus: (status) => {
+        if (!replaced) banner(status === "reconnecting" ? t("table.reconnecting") : null);
+      },
     },
   );
   connection.open();
@@ -443,12 +461,13 @@ async function join() {
   }
   const free = info.seats.some((s) => s.kind === "human" && !s.claimed);
   if (info.status !== "waiting" || !free) return true;
+  const account = (await api.me().catch(() => ({ account: null }))).account;
   for (;;) {
-    const choice = await askToJoin(ctx, info);
+    const choice = await askToJoin(ctx, info, account);
     if (choice === null) return true;
     try {
       const claim = await api.join(tableId, choice.name, choice.seat);
-      saveName(choice.name);
+      if (!account || account.kind === "guest") saveName(choice.name);
       saveToken(tableId, claim.token);
       ctx.token = claim.token;
       return true;
