@@ -1,0 +1,76 @@
+"""Accounts in a real browser (Chromium through Playwright, phone size): register in the
+lobby, log in from a second browser and take back an unfinished seat, log out
+everywhere."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+from playwright.sync_api import Browser, Page  # noqa: E402
+
+from king.server.process import ServerProcess  # noqa: E402
+
+PHONE = {"width": 390, "height": 844}
+PASSWORD = "a long secret phrase"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db: Path = tmp_path_factory.mktemp("web-accounts") / "king.db"
+    with ServerProcess(db, bot_pause=0, away_after=3600) as process:
+        yield process
+
+
+def sign(page: Page, server: ServerProcess, mode: str, name: str) -> None:
+    page.goto(server.url + "/")
+    page.locator(f"#btn-{mode}").click()
+    page.locator("#account-name").fill(name)
+    page.locator("#account-password").fill(PASSWORD)
+    page.locator("#account-submit").click()
+    page.wait_for_selector("#account-name-link")
+    assert page.locator("#account-name-link").inner_text().strip().startswith(name)
+
+
+def test_register_take_a_seat_back_and_log_out_everywhere(
+    browser: Browser, server: ServerProcess
+) -> None:
+    phone = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+    sign(phone, server, "register", "Ayşe_k")
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+    claim = phone.evaluate(
+        """async seats => (await fetch('/api/tables', {method: 'POST',
+           headers: {'content-type': 'application/json'},
+           body: JSON.stringify({seats, seat: 0, rated: true})})).json()""",
+        seats,
+    )
+    phone.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
+    phone.wait_for_selector("#hand .card")
+    assert phone.locator("#badge-rated").is_visible()
+    # A second browser logs in and takes the seat back from the player's page.
+    laptop = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    sign(laptop, server, "login", "Ayşe_k")
+    laptop.goto(f"{server.url}/players/Ayşe_k")
+    row = laptop.locator(f"#history-list li[data-table='{claim['table']}']")
+    row.wait_for()
+    assert row.get_attribute("data-status") == "playing"
+    row.locator("[data-action='take-back']").click()
+    laptop.wait_for_url(lambda url: f"/t/{claim['table']}" in url)
+    laptop.wait_for_selector("#hand .card")
+    phone.wait_for_selector("#banner[data-code='replaced']")
+    # Log out everywhere ends both logins.
+    laptop.goto(f"{server.url}/players/Ayşe_k")
+    laptop.locator("#btn-logout-everywhere").click()
+    laptop.wait_for_url(lambda url: url.rstrip("/") == server.url)
+    for page in (phone, laptop):
+        me = page.evaluate("async () => (await fetch('/api/me')).json()")
+        assert me == {"account": None}
+    phone.goto(server.url + "/")
+    phone.wait_for_selector("#btn-login")
+    assert httpx.get(f"{server.url}/api/players/Ayşe_k/games").json()["games"] == []
+    phone.context.close()
+    laptop.context.close()
