@@ -183,6 +183,7 @@ def _game_json(
     registry: Registry, row: HistoryRow, seats: dict[str, list[Any]], people: People
 ) -> dict[str, Any]:
     finished = seats.get(row.table)
+    rated = row.rated
     if finished is not None:
         refs = people.refs(line.player for line in finished)
         listed = [
@@ -199,6 +200,7 @@ def _game_json(
         table = registry.get(row.table)
         listed = []
         if table is not None:
+            rated = table.rated
             for seat in table.seats:
                 profile = table.profiles.get(seat.number)
                 listed.append(
@@ -217,7 +219,7 @@ def _game_json(
         "when": row.when,
         "points": row.points,
         "place": row.place,
-        "rated": row.rated,
+        "rated": rated,
         "seats": listed,
     }
 
