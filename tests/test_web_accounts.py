@@ -4,6 +4,7 @@ everywhere."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 
 playwright_api = pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, Page  # noqa: E402
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
 from king.server.process import ServerProcess  # noqa: E402
 
@@ -74,3 +76,46 @@ def test_register_take_a_seat_back_and_log_out_everywhere(
     assert httpx.get(f"{server.url}/api/players/Ayşe_k/games").json()["games"] == []
     phone.context.close()
     laptop.context.close()
+
+
+def test_a_rated_game_to_the_end_shows_in_history_stats_and_rating(
+    browser: Browser, server: ServerProcess
+) -> None:
+    """Register, play a rated game against three random bots to its end by clicking, see
+    the rating change on the final sheet and the game in the history and statistics."""
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    sign(page, server, "register", "Cem_k")
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+    claim = page.evaluate(
+        """async seats => (await fetch('/api/tables', {method: 'POST',
+           headers: {'content-type': 'application/json'},
+           body: JSON.stringify({seats, seat: 0, rated: true, seed: 9})})).json()""",
+        seats,
+    )
+    page.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
+    page.wait_for_selector("#hand .card")
+    deadline = time.monotonic() + 400
+    while not page.locator("#dlg-sheet[open]").count():
+        assert time.monotonic() < deadline, "the game did not end"
+        try:
+            if page.locator("#dlg-summary[open]").count():
+                page.locator("#summary-continue").click(timeout=1000)
+            elif page.locator("#declare:not([hidden]) button.choice:not([disabled])").count():
+                page.locator("#declare:not([hidden]) button.choice:not([disabled])").first.click(
+                    timeout=1000
+                )
+            elif page.locator('#hand .card[data-legal="true"]').count():
+                page.locator('#hand .card[data-legal="true"]').first.click(timeout=1000)
+        except PlaywrightError:
+            pass  # the page moved on under the click
+        page.wait_for_timeout(20)
+    changes = page.locator("#rating-changes li[data-ref='Cem_k']")
+    changes.wait_for()
+    before, after = changes.get_attribute("data-before"), changes.get_attribute("data-after")
+    assert before == "1500" and after is not None and after != before
+    page.goto(f"{server.url}/players/Cem_k")
+    page.locator(f"#history-list li[data-table='{claim['table']}'][data-status='over']").wait_for()
+    page.locator("#stats-games").wait_for()
+    assert page.locator("#stats-games").inner_text().strip() == "1"
+    assert page.locator("#player-rating").get_attribute("data-rating") == after
+    page.context.close()
