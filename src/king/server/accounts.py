@@ -120,8 +120,7 @@ class Accounts:
         self.store = store
         self.limits = limits or LoginLimits()
         self._hasher = hasher or PasswordHasher()
-        # Checked against when the name is unknown, so that both answers cost the same.
-        self._decoy = self._hasher.hash(secrets.token_urlsafe(16))
+        self._decoy_hash: str | None = None
 
     # -- accounts ---------------------------------------------------------------------
 
@@ -285,7 +284,7 @@ class Accounts:
             digest = rows[0][0] if rows else None
         ok = False
         try:
-            ok = self._hasher.verify(digest if isinstance(digest, str) else self._decoy, password)
+            ok = self._hasher.verify(digest if isinstance(digest, str) else self._decoy(), password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             ok = False
         if not ok or digest is None or account is None:
@@ -313,6 +312,13 @@ class Accounts:
             )
         )
         return account
+
+    def _decoy(self) -> str:
+        """A hash of the same cost, checked when the name is unknown so that both
+        answers take the same work (made at the first login, not at start-up)."""
+        if self._decoy_hash is None:
+            self._decoy_hash = self._hasher.hash(secrets.token_urlsafe(16))
+        return self._decoy_hash
 
     def _check_limit(self, subject: str, limit: int, what: str) -> None:
         now = time.time()
