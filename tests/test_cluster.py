@@ -144,3 +144,54 @@ def test_self_play_data_made_on_the_cluster_are_the_data_made_here(cluster: str)
     )
     assert result.returncode == 0, result.stderr[-3000:]
     assert result.stdout.split() == ["same", "90"]
+
+
+STOPPING = """
+import sys
+import time
+
+import ray
+
+from king.cluster import ray_map
+
+address = sys.argv[1]
+
+
+def negate(number):
+    return -number
+
+
+def nap(seconds):
+    time.sleep(seconds)
+
+
+# Read to the end many times: no finished task may be cancelled (a race inside Ray
+# that aborts the driver when it is).
+for round in range(40):
+    assert list(ray_map(negate, [(-n,) for n in range(8)], address)) == list(range(8))
+# Stop early: the two sleeping tasks are cancelled and their CPUs come back.
+results = ray_map(nap, [(0,), (120,), (120,)], address)
+assert next(results) is None
+time.sleep(1)
+assert ray.available_resources().get("CPU", 0) < 2
+results.close()
+deadline = time.monotonic() + 30
+while ray.available_resources().get("CPU", 0) < 2:
+    assert time.monotonic() < deadline, ray.available_resources()
+    time.sleep(0.2)
+print("freed")
+"""
+
+
+def test_a_map_read_to_its_end_cancels_nothing_and_one_stopped_early_frees_the_cluster(
+    cluster: str,
+) -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", STOPPING, cluster],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.split() == ["freed"]

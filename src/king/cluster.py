@@ -45,7 +45,7 @@ def ray_map(
 ) -> Iterator[R]:
     """``function(*args)`` for each of ``arguments`` as Ray tasks on the cluster at
     ``address``, all submitted at once and yielded in order.  A task whose worker dies
-    is retried twice; the tasks still running are cancelled if the caller stops."""
+    is retried twice; the tasks still running are cancelled if the caller stops early."""
     try:
         import ray
     except ImportError:
@@ -58,10 +58,17 @@ def ray_map(
         raise ClusterError(f"cannot join the Ray cluster at {address}: {error}") from None
     task = ray.remote(num_cpus=1, max_retries=2)(function)
     pending = [task.remote(*args) for args in arguments]
+    read = 0
     try:
         for reference in pending:
             result: R = ray.get(reference)
+            read += 1
             yield result
     finally:
-        for reference in pending:
-            ray.cancel(reference, force=True)
+        # Only tasks still running are cancelled: cancelling one that has just finished
+        # races with its reply inside Ray and can abort the driver (ray-project/ray#54846).
+        unread = pending[read:]
+        if unread:
+            _, running = ray.wait(unread, num_returns=len(unread), timeout=0)
+            for reference in running:
+                ray.cancel(reference, force=True)
