@@ -11,7 +11,7 @@ from king.record import dump, replay
 from king.rules import PRESETS, Rules
 
 #: Quick settings for bots whose defaults think for a long time.
-QUICK = {"search": "search:time=0.01&worlds=16"}
+QUICK = {"search": "search:time=0.01&worlds=16", "search1": "search1:time=0.01"}
 
 
 def _quick(name: str) -> str:

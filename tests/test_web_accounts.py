@@ -83,7 +83,9 @@ def test_a_rated_game_to_the_end_shows_in_history_stats_and_rating(
 ) -> None:
     """Register, play a rated game against three random bots to its end by clicking, see
     the rating change on the final sheet and the game in the history and statistics."""
-    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    # Reduced motion: the page gathers tricks at once (the game is what is tested here).
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
+    page = context.new_page()
     sign(page, server, "register", "Cem_k")
     seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
     claim = page.evaluate(
