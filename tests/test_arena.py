@@ -124,3 +124,68 @@ def test_the_command_refuses_bad_arguments() -> None:
         result = _king("arena", *args)
         assert result.returncode == 2, args
         assert result.stderr.strip()
+
+
+def _without_timing(lines: list[str]) -> list[dict[str, object]]:
+    records = [json.loads(line) for line in lines]
+    for record in records:
+        assert record["extra"]["arena"].pop("timing")  # wall-clock: the one thing that differs
+    return records
+
+
+def _figures(stdout: str) -> dict[str, object]:
+    report: dict[str, object] = json.loads(stdout)
+    for stats in report["bots"].values():  # type: ignore[attr-defined]
+        stats.pop("ms_per_move")
+    return report
+
+
+def test_a_stopped_match_goes_on_from_its_file_to_the_figures_of_one_run(tmp_path: Path) -> None:
+    match = ("arena", "--bots", "rule,random,rule,random", "--seed", "7", "--json")
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    once = _king(*match, "--deals", "5", "--out", str(whole))
+    assert once.returncode == 0, once.stderr
+    lines = whole.read_text().splitlines()
+    assert len(lines) == 20
+    # Stopped in the middle of its third set (and a game abandoned in the second).
+    second = [json.loads(line) for line in lines[4:8]]
+    second[1]["extra"]["arena"]["abandoned"] = {"bot": "random", "what": "timed out"}
+    cut.write_text("\n".join([*lines[:4], *map(json.dumps, second), *lines[8:10]]) + "\n")
+    again = _king(*match, "--deals", "5", "--out", str(cut), "--resume")
+    assert again.returncode == 0, again.stderr
+    assert "going on: 1 of 5 deals were played" in again.stderr
+    assert _figures(again.stdout) == _figures(once.stdout)
+    assert _without_timing(cut.read_text().splitlines()) == _without_timing(lines)
+    # Lengthened: the five sets are kept, three more played, as one run of eight would.
+    longer = _king(*match, "--deals", "8", "--out", str(cut), "--resume", "--jobs", "2")
+    assert longer.returncode == 0, longer.stderr
+    assert "going on: 5 of 8 deals were played" in longer.stderr
+    eight = _king(*match, "--deals", "8")
+    assert _figures(longer.stdout) == _figures(eight.stdout)
+    assert len(cut.read_text().splitlines()) == 32
+
+
+def test_going_on_from_a_file_of_another_match_is_refused_and_the_file_kept(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "arena.jsonl"
+    made = _king("arena", "--bots", "rule,random,rule,random", "--deals", "2", "--out", str(out))
+    assert made.returncode == 0, made.stderr
+    before = out.read_bytes()
+    for args, says in (
+        (("--bots", "rule,rule,rule,random", "--deals", "2"), "line 1: a game of another match"),
+        (("--bots", "rule,random,rule,random", "--deals", "2", "--seed", "2"), "seed 2"),
+        (("--bots", "rule,random,rule,random", "--deals", "1"), "line 5: a game of set 2, beyond"),
+        (("--bots", "rule,random,rule,random", "--games", "1"), "another match"),
+    ):
+        result = _king("arena", *args, "--out", str(out), "--resume")
+        assert result.returncode == 2, args
+        assert says in result.stderr and "the file is left as it was" in result.stderr, args
+        assert out.read_bytes() == before
+    out.write_bytes(before + b"{not json\n")
+    broken = _king(
+        "arena", "--bots", "rule,random,rule,random", "--deals", "2", "--out", str(out), "--resume"
+    )
+    assert broken.returncode == 2 and "line 9: not JSON" in broken.stderr
+    alone = _king("arena", "--bots", "rule,random,rule,random", "--deals", "2", "--resume")
+    assert alone.returncode == 2 and "give --out" in alone.stderr

@@ -14,11 +14,12 @@ depend on ``jobs``, nor on whether the sets run as tasks on a Ray cluster (``ray
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -27,7 +28,7 @@ from king.bots.base import Bot, BotError, make_bot
 from king.cluster import ClusterError, ray_map
 from king.deal import IllegalMoveError
 from king.game import Game, GameStateError, IllegalDeclarationError, Phase
-from king.record import distinct_names, to_record
+from king.record import InvalidRecordError, RecordError, distinct_names, load, to_record
 from king.rules import Contract, Declaration, Rules, cycled_declaration
 
 __all__ = [
@@ -36,8 +37,11 @@ __all__ = [
     "BotStats",
     "ClusterError",
     "PlayResult",
+    "ResumeError",
     "deal_declaration",
+    "match_of",
     "play_set",
+    "played_sets",
     "run_arena",
 ]
 
@@ -154,9 +158,32 @@ def _play(config: ArenaConfig, index: int, rotation: int) -> PlayResult:
         for bot in bots:
             bot.close()
     record = to_record(game, players=distinct_names(seats4))
-    record["extra"] = {"arena": {"mode": config.mode, "set": index, "rotation": rotation}}
+    thought = {k: (v[0], int(v[1])) for k, v in timing.items()}
+    record["extra"] = {
+        "arena": {
+            "mode": config.mode,
+            "set": index,
+            "rotation": rotation,
+            "match": match_of(config),
+            "seats": list(seats4),
+            "timing": {k: list(v) for k, v in thought.items()},
+        }
+    }
     if abandoned is not None:
         record["extra"]["arena"]["abandoned"] = abandoned
+    return _outcome(game, index, rotation, seats4, record, abandoned, thought)
+
+
+def _outcome(
+    game: Game,
+    index: int,
+    rotation: int,
+    seats: tuple[str, str, str, str],
+    record: dict[str, Any],
+    abandoned: dict[str, str] | None,
+    timing: dict[str, tuple[float, int]],
+) -> PlayResult:
+    """What a played (or re-read) game counts for."""
     gains: list[tuple[str, int, float]] = []
     for result in game.results:
         par = result.declaration.contract.total / 4
@@ -164,16 +191,94 @@ def _play(config: ArenaConfig, index: int, rotation: int) -> PlayResult:
             gains.append((result.declaration.contract.value, seat, result.points[seat] - par))
     winners = game.winners() if game.is_over else []
     return PlayResult(
-        index,
-        rotation,
-        seats4,
-        record,
-        game.totals,
-        gains,
-        winners,
-        abandoned,
-        {k: (v[0], int(v[1])) for k, v in timing.items()},
+        index, rotation, seats, record, game.totals, gains, winners, abandoned, timing
     )
+
+
+def match_of(config: ArenaConfig) -> dict[str, Any]:
+    """What makes two runs the same match (so one may go on from the other's games):
+    the bots in seat order, the mode, the seed and the rules; not the count, so a match
+    can also be lengthened."""
+    return {
+        "bots": list(config.bots),
+        "mode": config.mode,
+        "seed": config.seed,
+        "rules": config.rules.to_spec(),
+    }
+
+
+class ResumeError(ValueError):
+    """An earlier run's games cannot be gone on from; the message says which line and
+    why."""
+
+
+def played_sets(lines: Iterable[str], config: ArenaConfig) -> dict[int, list[PlayResult]]:
+    """The whole sets (all four rotations, none abandoned) that an earlier run of the
+    same match wrote as JSON lines (``king arena --out``), each game replayed by the
+    rules.  A set that is not whole is left to be played again.  Raises
+    :class:`ResumeError` for a line that is not such a game, or one of another match."""
+    match = match_of(config)
+    found: dict[int, dict[int, PlayResult]] = {}
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        where = f"line {number}"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise ResumeError(f"{where}: not JSON ({error.msg})") from None
+        extra = record.get("extra") if isinstance(record, dict) else None
+        arena = extra.get("arena") if isinstance(extra, dict) else None
+        if not isinstance(arena, dict) or "match" not in arena:
+            raise ResumeError(f"{where}: not a game of a king arena match that can go on")
+        if arena["match"] != match:
+            theirs = arena["match"]
+            raise ResumeError(
+                f"{where}: a game of another match ({_describe(theirs)}), not of this one "
+                f"({_describe(match)})"
+            )
+        index, rotation, seats = arena.get("set"), arena.get("rotation"), arena.get("seats")
+        if not (isinstance(index, int) and isinstance(rotation, int) and 0 <= rotation < 4):
+            raise ResumeError(f"{where}: its set and rotation are not numbers of a match")
+        if index >= config.count:
+            raise ResumeError(
+                f"{where}: a game of set {index + 1}, beyond the {config.count} asked for "
+                f"(ask for {index + 1} or more to go on with every game in the file)"
+            )
+        expected = tuple(config.bots[(seat - rotation) % 4] for seat in range(4))
+        if not isinstance(seats, list) or tuple(seats) != expected:
+            raise ResumeError(f"{where}: its seats are not those of rotation {rotation}")
+        try:
+            game = load(record).game
+        except (RecordError, InvalidRecordError) as error:
+            raise ResumeError(f"{where}: {error}") from None
+        if game.seed != _derive(config.seed, config.mode, index):
+            raise ResumeError(f"{where}: its deals are not those of set {index + 1}")
+        if arena.get("abandoned") is not None:
+            found.setdefault(index, {}).pop(rotation, None)
+            continue  # played again (a bot may have been mended since)
+        timing = {
+            str(name): (float(pair[0]), int(pair[1]))
+            for name, pair in dict(arena.get("timing") or {}).items()
+        }
+        seats4: tuple[str, str, str, str] = (expected[0], expected[1], expected[2], expected[3])
+        found.setdefault(index, {})[rotation] = _outcome(
+            game, index, rotation, seats4, record, None, timing
+        )
+    return {
+        index: [by_rotation[r] for r in range(4)]
+        for index, by_rotation in sorted(found.items())
+        if len(by_rotation) == 4
+    }
+
+
+def _describe(match: object) -> str:
+    if not isinstance(match, dict):
+        return "unknown"
+    bots = ",".join(str(b) for b in match.get("bots") or [])
+    rules = match.get("rules")
+    name = rules.get("name") if isinstance(rules, dict) else rules
+    return f"bots {bots}, {match.get('mode')}, seed {match.get('seed')}, rules {name}"
 
 
 def play_set(config: ArenaConfig, index: int) -> list[PlayResult]:
@@ -303,10 +408,11 @@ def _abbrev(contract: str) -> str:
     }[contract]
 
 
-def _results(config: ArenaConfig) -> Iterator[list[PlayResult]]:
-    indices = range(config.count)
+def _results(config: ArenaConfig, indices: list[int]) -> Generator[list[PlayResult], None, None]:
+    if not indices:
+        return
     if config.ray is not None:
-        yield from _ray_results(config)
+        yield from _ray_results(config, indices)
         return
     if config.jobs == 1:
         for index in indices:
@@ -317,22 +423,40 @@ def _results(config: ArenaConfig) -> Iterator[list[PlayResult]]:
     # such a process is unsafe.
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=config.jobs, mp_context=context) as pool:
-        yield from pool.map(play_set, [config] * config.count, indices, chunksize=1)
+        yield from pool.map(play_set, [config] * len(indices), indices, chunksize=1)
 
 
-def _ray_results(config: ArenaConfig) -> Iterator[list[PlayResult]]:
+def _ray_results(config: ArenaConfig, indices: list[int]) -> Iterator[list[PlayResult]]:
     """The sets as Ray tasks, read back in order (so the report is the same as from one
     process)."""
     assert config.ray is not None
-    yield from ray_map(play_set, [(config, index) for index in range(config.count)], config.ray)
+    yield from ray_map(play_set, [(config, index) for index in indices], config.ray)
+
+
+def _in_order(
+    config: ArenaConfig, done: dict[int, list[PlayResult]]
+) -> Iterator[tuple[int, list[PlayResult], bool]]:
+    """Every set in order, with whether it was played now (else read from ``done``)."""
+    fresh = _results(config, [i for i in range(config.count) if i not in done])
+    try:
+        for index in range(config.count):
+            if index in done:
+                yield index, done[index], False
+            else:
+                yield index, next(fresh), True
+    finally:
+        fresh.close()
 
 
 def run_arena(
     config: ArenaConfig,
     on_set: Callable[[int, list[PlayResult]], None] | None = None,
+    done: dict[int, list[PlayResult]] | None = None,
 ) -> ArenaReport:
-    """Play the match and summarise it.  ``on_set`` sees each set's results in order
-    (to write records and draw progress)."""
+    """Play the match and summarise it.  ``on_set`` sees each set played now, in order
+    (to write records and draw progress); ``done`` holds sets an earlier run of the same
+    match played (:func:`played_sets`), counted as they were and not played again, so
+    the figures are those of one uninterrupted run."""
     per_set: dict[str, list[float]] = {}
     occurrences: dict[str, int] = {}
     wins: dict[str, int] = {}
@@ -341,8 +465,8 @@ def run_arena(
     abandoned: list[dict[str, Any]] = []
     counted = 0
     names = list(dict.fromkeys(config.bots))
-    for index, plays in enumerate(_results(config)):
-        if on_set is not None:
+    for index, plays, fresh in _in_order(config, done or {}):
+        if fresh and on_set is not None:
             on_set(index, plays)
         for play in plays:
             for name, (seconds, moves) in play.timing.items():

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import typer
 
@@ -22,6 +23,9 @@ from king.bots.base import bot_names
 from king.record import RecordError, ReplayReport, replay
 from king.rules import Rules, RulesError
 from king.server.config import ServerSettings
+
+if TYPE_CHECKING:
+    from king.arena import ArenaConfig, PlayResult
 
 #: What a mistake on the command line raises: Typer's own (it may bundle Click) and,
 #: where Click is installed, Click's.
@@ -830,6 +834,15 @@ def arena_command(
     force: Annotated[
         bool, typer.Option("--force", help="Let --out replace a file that is not game records.")
     ] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Go on from the games already in --out (a run of the same match that "
+            "stopped, or a shorter one): whole sets are counted as they were, the rest "
+            "played; the figures are those of one uninterrupted run.",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     bot_timeout: Annotated[
         float,
@@ -846,15 +859,17 @@ def arena_command(
     Exit status: 0 when every game was played, 1 when a bot failed and games were
     abandoned (the figures leave them out, so they are not a fair comparison).
     """
-    from king.arena import ArenaConfig, ClusterError, PlayResult, run_arena
+    from king.arena import ArenaConfig, ClusterError, run_arena
 
+    if resume and out is None:
+        raise _fail("--resume goes on from the games in --out FILE: give --out", 2)
     if games is not None and deals is not None:
         raise _fail("give --games or --deals, not both", 2)
     if ray is not None and jobs != 1:
         raise _fail("give --ray or --jobs, not both (the cluster decides how many run)", 2)
     if ray is not None and not ray.strip():
         raise _fail("--ray takes auto or a Ray cluster's address", 2)
-    if out is not None:
+    if out is not None and not resume:
         _check_overwrite(out, force, "--out")
     specs = _bot_specs(bots, 4)
     preset = _preset(rules)
@@ -870,13 +885,16 @@ def arena_command(
         bot_timeout,
         ray,
     )
+    done = _played_before(out, config) if resume and out is not None else {}
     sink = None
     if out is not None:
         try:
-            sink = out.open("w", encoding="utf-8")
+            sink = out.open("a" if done else "w", encoding="utf-8")
         except OSError as error:
             raise _fail(f"cannot write {out}: {error.strerror}", 2) from None
     progress = _Progress(count, mode)
+    if done:
+        progress.update(len(done))
 
     def on_set(index: int, plays: list[PlayResult]) -> None:
         if sink is not None:
@@ -886,7 +904,7 @@ def arena_command(
         progress.update(index + 1)
 
     try:
-        report = run_arena(config, on_set)
+        report = run_arena(config, on_set, done)
     except ClusterError as error:
         raise _fail(str(error), 1) from None
     finally:
@@ -905,6 +923,38 @@ def arena_command(
             f"not a fair comparison: {reasons}",
             1,
         )
+
+
+def _played_before(out: Path, config: ArenaConfig) -> dict[int, list[PlayResult]]:
+    """The whole sets an earlier run left in ``out``, which is rewritten to hold just
+    them (atomically: a set cut short, or a game abandoned, is played again)."""
+    from king.arena import ResumeError, played_sets
+
+    if not out.exists():
+        return {}
+    if out.is_dir():
+        raise _fail(f"--out {out}: is a folder, not a file", 2)
+    try:
+        lines = out.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise _fail(f"--resume {out}: cannot be read: {error}", 2) from None
+    try:
+        done = played_sets(lines, config)
+    except ResumeError as error:
+        raise _fail(f"--resume {out}: {error}; the file is left as it was", 2) from None
+    kept = out.with_name(f".{out.name}.resume")
+    try:
+        with kept.open("w", encoding="utf-8") as sink:
+            for index in sorted(done):
+                for play in done[index]:
+                    sink.write(json.dumps(play.record, ensure_ascii=False) + "\n")
+        os.replace(kept, out)
+    except OSError as error:
+        kept.unlink(missing_ok=True)
+        raise _fail(f"cannot write {out}: {error.strerror}", 2) from None
+    unit = "games" if config.mode == "games" else "deals"
+    typer.echo(f"going on: {len(done)} of {config.count} {unit} were played in {out}", err=True)
+    return done
 
 
 # -- king train ------------------------------------------------------------------------
