@@ -246,6 +246,10 @@ def test_a_rated_game_to_the_end_moves_the_ratings(server: ServerProcess) -> Non
 def test_player_pages_and_their_bad_addresses(server: ServerProcess) -> None:
     assert httpx.get(f"{server.url}/api/players/No_such_one").status_code == 404
     assert httpx.get(f"{server.url}/api/players/bot:random").json()["house"] is True
+    # A bot that has never played here is nobody (a house bot is somebody from the start).
+    for ref in ("bot:nobody", "bot:rule:depth=9", "bot:", "bot:" + "x" * 70):
+        unknown = httpx.get(f"{server.url}/api/players/{ref}/stats")
+        assert unknown.status_code == 404 and ref in unknown.json()["error"]["message"], ref
     bad = httpx.get(f"{server.url}/api/players/bot:random/stats?since=yesterday")
     assert bad.status_code == 422 and "YYYY-MM-DD" in bad.json()["error"]["message"]
     backwards = httpx.get(

@@ -283,6 +283,13 @@ class Ledger:
 
         return [_history_row(row) for row in self.store.run(work)]
 
+    def has_played(self, player: str) -> bool:
+        """Whether ``player`` has a finished game here (a bot is somebody once it has)."""
+        rows = self.store.run(
+            lambda sql: sql.rows("SELECT 1 FROM king_results WHERE player = ? LIMIT 1", (player,))
+        )
+        return bool(rows)
+
     def bot_history(self, player: str, offset: int = 0, limit: int = 20) -> list[HistoryRow]:
         """A bot's finished games, the latest first."""
         rows = self.store.run(

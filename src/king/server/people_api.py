@@ -166,7 +166,10 @@ def _player(request: Request, ref: str) -> _Player:
     people = _people(request)
     if ref.startswith(BOT_PREFIX):
         spec = ref[len(BOT_PREFIX) :]
-        if not spec or len(spec) > 64:
+        known = spec in HOUSE_BOTS or (
+            0 < len(spec) <= 64 and people.ledger.has_played(bot_player(spec))
+        )
+        if not known:  # a bot is a player once it has played here (the house bots always)
             raise ActionError("not_found", f"there is no player {ref!r}")
         return _Player(bot_player(spec), spec, "bot", None)
     account = people.accounts.find(ref) if len(ref) <= 4 * MAX_NAME else None
