@@ -1,9 +1,9 @@
 """The exact solver: its time per solve with 4, 6 and 8 cards left in each hand (median,
-99th percentile, mean; positions reached by the quick policy from random deals, all ten
-declarations in turn, a random seat solving), its speed against plain enumeration of
-the same small endings (measured in the same run), and a check of its values against
-that enumeration on many random endings (sometimes inside a trick, under every set of
-optional rules)."""
+99th percentile, mean) and the nodes it searched (which do not depend on the machine),
+over positions reached by the quick policy from random deals (all ten declarations in
+turn, a random seat solving); its speed against plain enumeration of the same small
+endings (measured in the same run); and a check of its values against that enumeration
+on many random endings (sometimes inside a trick, under every set of optional rules)."""
 
 from __future__ import annotations
 
@@ -33,18 +33,21 @@ def ending(rng: random.Random, index: int, cards_left: int, flags: int) -> tuple
     return state, code, trump
 
 
-def solve_times(cards_left: int, positions: int, seed: int) -> list[float]:
-    """Milliseconds per solve of ``positions`` random positions."""
+def solve_times(cards_left: int, positions: int, seed: int) -> tuple[list[float], list[int]]:
+    """Milliseconds per solve of ``positions`` random positions, and the nodes each
+    searched (the same on any machine)."""
     rng = random.Random(seed)
     times = []
+    nodes = []
     for i in range(positions):
         state, code, trump = ending(rng, i, cards_left, 0)
         assert isinstance(state, np.ndarray)
         me = rng.randrange(4)
         start = time.perf_counter()
-        compiled.solve(state, me, code, trump, 0)
+        _, searched = compiled.solve(state, me, code, trump, 0)
         times.append(1000 * (time.perf_counter() - start))
-    return times
+        nodes.append(int(searched))
+    return times, nodes
 
 
 def check(endings: int, seed: int) -> tuple[int, float, float]:
@@ -81,10 +84,12 @@ def run(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     scale = max(1, int(seconds))
     figures: dict[str, float] = {}
     for left, count in ((4, 400 * scale), (6, 200 * scale), (8, 50 * scale)):
-        times = solve_times(left, count, seed)
+        times, nodes = solve_times(left, count, seed)
         figures[f"solver_{left}_cards_median_ms"] = round(float(np.median(times)), 3)
         figures[f"solver_{left}_cards_p99_ms"] = round(float(np.percentile(times, 99)), 3)
         figures[f"solver_{left}_cards_mean_ms"] = round(float(np.mean(times)), 3)
+        figures[f"solver_{left}_cards_median_nodes"] = int(np.median(nodes))
+        figures[f"solver_{left}_cards_p99_nodes"] = int(np.percentile(nodes, 99))
     endings = 5000 * scale
     wrong, solving, enumerating = check(endings, seed)
     figures["check_endings"] = endings

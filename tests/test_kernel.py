@@ -246,6 +246,35 @@ def test_the_solver_agrees_with_plain_enumeration_on_many_endings(tricks_left: i
     assert checked > (250 if tricks_left == 4 else 50)
 
 
+def test_the_solvers_table_size_changes_the_work_not_the_value() -> None:
+    """A table of one bucket (every position fighting for four rows), one that starts
+    at one bucket and doubles many times during the search (every row moved to its new
+    bucket), and the default: the same value on endings of six tricks, and the value
+    of plain enumeration where that is quick enough (three tricks)."""
+    rng = random.Random(5)
+    grew = False
+    for trial in range(40):
+        declaration = ALL_DECLARATIONS[trial % 10]
+        rules = TOGGLE_SETS[trial % len(TOGGLE_SETS)]
+        deal = Deal(shuffled_hands(rng), trial % 4, declaration, rules)
+        tricks_left = 3 if trial % 4 == 0 else 6
+        while len(deal.plays) < 52 - 4 * tricks_left and not deal.is_over:
+            deal.play(rng.choice(deal.legal_moves()))
+        if deal.is_over:
+            continue
+        me = rng.randrange(4)
+        code, trump, flags = declaration.contract.code, _trump(declaration), rules.flags
+        state = _state_of(deal)
+        value, nodes = compiled.solve(state, me, code, trump, flags)
+        tiny, _ = compiled.solve_sized(state, me, code, trump, flags, 4, 4)
+        growing, _ = compiled.solve_sized(state, me, code, trump, flags, 4, 1 << 20)
+        assert tiny == growing == value, (trial, str(deal))
+        if tricks_left == 3:
+            assert value == compiled.enumerate_value(state, me, code, trump, flags)
+        grew |= nodes > 4 * solver.FIRST_ROWS  # the default table doubled too
+    assert grew
+
+
 def test_equivalent_cards_are_reduced_only_when_truly_equivalent() -> None:
     queens = Contract.NO_QUEENS.penalty_mask
     hand = CardSet.parse("KS QS JS 9S").mask

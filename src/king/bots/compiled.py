@@ -57,6 +57,7 @@ __all__ = [
     "sample_worlds",
     "solve",
     "solve_moves",
+    "solve_sized",
     "warm_up",
     "warm_up_net",
 ]
@@ -237,6 +238,7 @@ try:
     sample_worlds = jit(worlds.sample_worlds)
     solve = jit(solver.solve)
     solve_moves = jit(solver.solve_moves)
+    solve_sized = jit(solver.solve_sized)
     enumerate_value = jit(solver.enumerate_value)
     #: The rule card of a position, compiled (for tests and benchmarks).
     compiled_rule_card = jit(rule_card)

@@ -39,7 +39,7 @@ from king.bots.position import (
 )
 from king.rules import NO_BOYS, NO_KING, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, TRUMPS
 
-__all__ = ["KERNEL", "enumerate_value", "policy_move", "solve", "solve_moves"]
+__all__ = ["KERNEL", "enumerate_value", "policy_move", "solve", "solve_moves", "solve_sized"]
 
 NEG_INF = -(1 << 40)
 POS_INF = 1 << 40
@@ -347,12 +347,24 @@ def _key(state: Any, contract: int) -> int:
 
 # Per-depth frame of the iterative search.
 F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_MOVES, F_FIRST = 0, 1, 2, 3, 4, 5, 6
-F_KEY, F_SLOT, F_START, F_MAX, F_SO_FAR, F_LAST, F_BEST_CARD = 7, 8, 9, 10, 11, 12, 13
+F_KEY, F_NODES, F_START, F_MAX, F_SO_FAR, F_LAST, F_BEST_CARD = 7, 8, 9, 10, 11, 12, 13
 FRAME_SIZE = 14
 # A row of the transposition table: the position's key, the bounds on its future
-# points, and its best card last time (as its suit and its rank among the cards left).
+# points, and in T_MOVE its best card last time (as its suit and its rank among the
+# cards left, plus one, in the low bits) with the nodes spent on it above them.  A key
+# lives in the bucket of BUCKET rows its low bits name; a full bucket gives up its
+# cheapest row (the one whose loss costs least to search again).
 T_KEY, T_LOW, T_HIGH, T_MOVE = 0, 1, 2, 3
 TABLE_ROW = 4
+MOVE_BITS = 7
+MOVE_MASK = (1 << MOVE_BITS) - 1
+BUCKET = 4
+# The table starts small (an easy ending touches little memory and zeroes none) and
+# doubles whenever the search has spent GROW_AFTER nodes per row, up to MOST_ROWS
+# (32 MB), so that a hard ending keeps what it learnt.
+FIRST_ROWS = 1 << 12
+MOST_ROWS = 1 << 20
+GROW_AFTER = 4
 
 
 def _relative(state: Any, card: int) -> int:
@@ -375,6 +387,51 @@ def _card_of(state: Any, code: int) -> int:
         rank -= 1
         field &= ~(np.int64(1) << card)
     return -1
+
+
+def _find(table: Any, key: int) -> int:
+    """The row holding ``key`` (-1: none); a key lives in the bucket of ``BUCKET`` rows
+    its low bits name."""
+    base = key & (table.shape[0] - BUCKET)
+    for slot in range(base, base + BUCKET):
+        if table[slot, T_KEY] == key:
+            return slot
+    return -1
+
+
+def _place(table: Any, key: int) -> int:
+    """The row for ``key``: its own, else an empty one of its bucket, else the one of
+    its bucket that cost the fewest nodes, emptied for it."""
+    base = key & (table.shape[0] - BUCKET)
+    victim = base
+    for slot in range(base, base + BUCKET):
+        row_key = table[slot, T_KEY]
+        if row_key == key:
+            return slot
+        if row_key == 0:
+            victim = slot
+            break
+        if table[slot, T_MOVE] < table[victim, T_MOVE]:
+            victim = slot
+    table[victim, T_KEY] = key
+    table[victim, T_LOW] = NEG_INF
+    table[victim, T_HIGH] = POS_INF
+    table[victim, T_MOVE] = 0
+    return victim
+
+
+def _grown(table: Any) -> Any:
+    """The table at twice its size, every row moved to its bucket there."""
+    rows = table.shape[0] * 2
+    bigger = np.zeros((rows, TABLE_ROW), dtype=np.int64)
+    for slot in range(table.shape[0]):
+        key = table[slot, T_KEY]
+        if key != 0:
+            base = key & (rows - BUCKET)
+            while bigger[base, T_KEY] != 0:
+                base += 1
+            bigger[base] = table[slot]
+    return bigger
 
 
 def _enter(
@@ -419,12 +476,12 @@ def _enter(
     hinted = -1
     if at_start:
         key = _key(state, contract)
-        slot = key & (table.shape[0] - 1)
         frame[F_KEY] = key
-        frame[F_SLOT] = slot
-        if table[slot, T_KEY] == key:
-            if table[slot, T_MOVE] >= 0:
-                hinted = _card_of(state, table[slot, T_MOVE])
+        slot = _find(table, key)
+        if slot >= 0:
+            move = (table[slot, T_MOVE] & MOVE_MASK) - 1
+            if move >= 0:
+                hinted = _card_of(state, move)
             low = table[slot, T_LOW] + so_far
             high = table[slot, T_HIGH] + so_far
             if low >= beta:
@@ -465,19 +522,15 @@ def _enter(
     return False, 0
 
 
-def _leave(frame: Any, state: Any, table: Any) -> int:
-    """Close a node whose moves are done: store its bound and best card in the table;
-    its value."""
+def _leave(frame: Any, state: Any, table: Any, nodes: int) -> int:
+    """Close a node whose moves are done: store its bound and best card in the table,
+    adding the nodes spent under it (``nodes`` is the count so far); its value."""
     best = frame[F_BEST]
     if frame[F_START]:
         key = frame[F_KEY]
-        slot = frame[F_SLOT]
+        slot = _place(table, key)
+        table[slot, T_MOVE] += (nodes - frame[F_NODES]) << MOVE_BITS
         future = best - frame[F_SO_FAR]
-        if table[slot, T_KEY] != key:
-            table[slot, T_KEY] = key
-            table[slot, T_LOW] = NEG_INF
-            table[slot, T_HIGH] = POS_INF
-            table[slot, T_MOVE] = -1
         if best <= frame[F_ALPHA0]:
             table[slot, T_HIGH] = future
         elif best >= frame[F_BETA0]:
@@ -486,7 +539,8 @@ def _leave(frame: Any, state: Any, table: Any) -> int:
             table[slot, T_LOW] = future
             table[slot, T_HIGH] = future
         if frame[F_BEST_CARD] >= 0:
-            table[slot, T_MOVE] = _relative(state, frame[F_BEST_CARD])
+            work = table[slot, T_MOVE] & ~MOVE_MASK
+            table[slot, T_MOVE] = work | (_relative(state, frame[F_BEST_CARD]) + 1)
     return best
 
 
@@ -517,10 +571,12 @@ def _search(
     beta: int,
     table: Any,
     counter: Any,
-) -> int:
+    most_rows: int,
+) -> tuple[int, Any]:
     """Alpha-beta from ``stack[0]`` for ``me`` (maximising) against the other three
-    (minimising), with a transposition table at trick starts.  Iterative, with explicit
-    stacks of positions and frames, so that it compiles and caches cleanly."""
+    (minimising), with a transposition table at trick starts: the value and the table
+    (a larger one when it grew).  Iterative, with explicit stacks of positions and
+    frames, so that it compiles and caches cleanly."""
     depth = 0
     # The card that last cut the search off at each depth, tried early there (killers).
     killers = np.full(64, -1, dtype=np.int64)
@@ -532,9 +588,11 @@ def _search(
         if entering:
             counter[0] += 1
             settled, value = _enter(frames[depth], stack[depth], me, contract, trump, flags, table)
-            if settled:
+            if not settled:
+                frames[depth, F_NODES] = counter[0]
+            else:
                 if depth == 0:
-                    return value
+                    return value, table
                 depth -= 1
                 entering = False
                 _absorb(frames[depth], value)
@@ -571,9 +629,11 @@ def _search(
             depth += 1
             entering = True
             continue
-        value = _leave(frame, stack[depth], table)
+        value = _leave(frame, stack[depth], table, counter[0])
+        if counter[0] > GROW_AFTER * table.shape[0] and table.shape[0] < most_rows:
+            table = _grown(table)
         if depth == 0:
-            return value
+            return value, table
         depth -= 1
         _absorb(frames[depth], value)
         if frames[depth, F_ALPHA] >= frames[depth, F_BETA]:
@@ -581,10 +641,9 @@ def _search(
         entering = False
 
 
-def _new_table(state: Any) -> Any:
-    """A transposition table big enough for the tricks left, and no bigger (a row whose
-    key is 0 is empty: :func:`_key` is never 0)."""
-    rows = 1 << min(20, 10 + 13 - state[S_TRICKS])
+def _new_table(rows: int) -> Any:
+    """An empty transposition table (a row whose key is 0 is empty: :func:`_key` is
+    never 0)."""
     return np.zeros((rows, TABLE_ROW), dtype=np.int64)
 
 
@@ -604,35 +663,47 @@ def _guess(state: Any, me: int, contract: int, trump: int, flags: int) -> int:
 
 def _mtdf(
     stack: Any, frames: Any, me: int, contract: int, trump: int, flags: int, guess: int,
-    table: Any, counter: Any,
-) -> int:  # fmt: skip
+    table: Any, counter: Any, most_rows: int,
+) -> tuple[int, Any]:  # fmt: skip
     """The exact value of ``stack[0]`` by zero-window searches that close in on it from
     ``guess`` (MTD(f)): each window is one point wide, so most of the tree is cut, and
-    the table keeps what each search learnt for the next."""
+    the table keeps what each search learnt for the next.  The value and the table."""
     lower = NEG_INF
     upper = POS_INF
     value = guess
     while lower < upper:
         beta = value + 1 if value == lower else value
-        value = _search(stack, frames, me, contract, trump, flags, beta - 1, beta, table, counter)
+        value, table = _search(
+            stack, frames, me, contract, trump, flags, beta - 1, beta, table, counter, most_rows
+        )
         if value < beta:
             upper = value
         else:
             lower = value
-    return value
+    return value, table
 
 
 def solve(state: Any, me: int, contract: int, trump: int, flags: int) -> tuple[int, int]:
     """The exact value of ``state`` for seat ``me`` (its final points in this deal) when
     it plays its best and the three others play as one side to minimise it (paranoid:
     the others as a coalition), and the nodes searched."""
+    return solve_sized(state, me, contract, trump, flags, FIRST_ROWS, MOST_ROWS)
+
+
+def solve_sized(
+    state: Any, me: int, contract: int, trump: int, flags: int, first_rows: int,
+    most_rows: int,
+) -> tuple[int, int]:  # fmt: skip
+    """As :func:`solve`, with a table of ``first_rows`` rows that may grow to
+    ``most_rows`` (powers of two, at least ``BUCKET``): the value does not depend on
+    them, only the nodes searched."""
     stack = np.empty((60, STATE_SIZE), dtype=np.int64)
     frames = np.empty((60, FRAME_SIZE), dtype=np.int64)
     stack[0] = state
-    table = _new_table(state)
+    table = _new_table(first_rows)
     counter = np.zeros(1, dtype=np.int64)
     guess = _guess(state, me, contract, trump, flags)
-    value = _mtdf(stack, frames, me, contract, trump, flags, guess, table, counter)
+    value, _ = _mtdf(stack, frames, me, contract, trump, flags, guess, table, counter, most_rows)
     return value, counter[0]
 
 
@@ -641,7 +712,7 @@ def solve_moves(state: Any, me: int, contract: int, trump: int, flags: int, out:
     exact value after playing it.  Returns the nodes searched."""
     stack = np.empty((60, STATE_SIZE), dtype=np.int64)
     frames = np.empty((60, FRAME_SIZE), dtype=np.int64)
-    table = _new_table(state)
+    table = _new_table(FIRST_ROWS)
     counter = np.zeros(1, dtype=np.int64)
     cards = legal_now(state, contract, trump, flags)
     while cards != 0:
@@ -650,7 +721,9 @@ def solve_moves(state: Any, me: int, contract: int, trump: int, flags: int, out:
         stack[0] = state
         play(stack[0], card, contract, trump, flags)
         guess = _guess(stack[0], me, contract, trump, flags)
-        out[card] = _mtdf(stack, frames, me, contract, trump, flags, guess, table, counter)
+        out[card], table = _mtdf(
+            stack, frames, me, contract, trump, flags, guess, table, counter, MOST_ROWS
+        )
     return counter[0]
 
 
@@ -702,16 +775,20 @@ KERNEL = (
     coalition_move,
     _mix,
     _key,
+    _find,
+    _place,
     _relative,
     _card_of,
     _enter,
     _leave,
     _absorb,
+    _grown,
     _search,
     _new_table,
     _guess,
     _mtdf,
     solve,
+    solve_sized,
     solve_moves,
     enumerate_value,
 )
