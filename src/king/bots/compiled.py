@@ -66,7 +66,10 @@ _KERNELS = (position, rule_play, net_play, worlds, solver)
 
 for _module in _KERNELS:
     for _function in _module.KERNEL:
-        register_jitable(_function)
+        if _function in getattr(_module, "INLINE", ()):
+            register_jitable(inline="always")(_function)
+        else:
+            register_jitable(_function)
 
 
 def cache_dir() -> str:

@@ -32,6 +32,7 @@ from king.bots.position import (
     UNIT,
     distinct,
     highest,
+    legal,
     legal_now,
     lowest,
     play,
@@ -362,7 +363,7 @@ BUCKET = 4
 # The table starts small (an easy ending touches little memory and zeroes none) and
 # doubles whenever the search has spent GROW_AFTER nodes per row, up to MOST_ROWS
 # (32 MB), so that a hard ending keeps what it learnt.
-FIRST_ROWS = 1 << 12
+FIRST_ROWS = 1 << 9
 MOST_ROWS = 1 << 20
 GROW_AFTER = 4
 
@@ -435,19 +436,21 @@ def _grown(table: Any) -> Any:
 
 
 def _enter(
-    frame: Any, state: Any, me: int, contract: int, trump: int, flags: int, table: Any,
+    frames: Any, stack: Any, depth: int, me: int, contract: int, trump: int, flags: int,
+    table: Any,
 ) -> tuple[bool, int]:  # fmt: skip
-    """Open a node: settle it at once from bounds or the table (``True, value``), or set
-    up its frame for the move loop (``False, 0``)."""
+    """Open the node at ``depth``: settle it at once from bounds or the table (``True,
+    value``), or set up its frame for the move loop (``False, 0``)."""
+    state = stack[depth]
     if state[S_OVER]:
         return True, state[S_POINTS + me]
     if state[S_TRICKS] == 12:  # the last trick: every card is forced
-        last = state.copy()
+        last = _copied(stack, depth)
         while not last[S_OVER]:
             play(last, lowest(last[last[S_TURN]]), contract, trump, flags)
         return True, last[S_POINTS + me]
-    alpha = frame[F_ALPHA]
-    beta = frame[F_BETA]
+    alpha = frames[depth, F_ALPHA]
+    beta = frames[depth, F_BETA]
     so_far = state[S_POINTS + me]
     # Quick bounds: what is still to be won or lost caps the value either way.
     left = 13 - state[S_TRICKS]
@@ -471,12 +474,12 @@ def _enter(
     if high_bound <= alpha:
         return True, high_bound
     at_start = state[S_COUNT] == 0
-    frame[F_START] = 1 if at_start else 0
-    frame[F_SO_FAR] = so_far
+    frames[depth, F_START] = 1 if at_start else 0
+    frames[depth, F_SO_FAR] = so_far
     hinted = -1
     if at_start:
         key = _key(state, contract)
-        frame[F_KEY] = key
+        frames[depth, F_KEY] = key
         slot = _find(table, key)
         if slot >= 0:
             move = (table[slot, T_MOVE] & MOVE_MASK) - 1
@@ -494,70 +497,87 @@ def _enter(
                 beta = high
             if alpha >= beta:
                 return True, alpha
-    frame[F_ALPHA] = alpha
-    frame[F_BETA] = beta
-    frame[F_ALPHA0] = alpha
-    frame[F_BETA0] = beta
-    legal_cards = legal_now(state, contract, trump, flags)
-    earlier = state[S_PLAYED] & ~state[S_TRICK]
+    frames[depth, F_ALPHA] = alpha
+    frames[depth, F_BETA] = beta
+    frames[depth, F_ALPHA0] = alpha
+    frames[depth, F_BETA0] = beta
+    turn = state[S_TURN]
+    trick = state[S_TRICK]
+    played = state[S_PLAYED]
+    legal_cards = legal(state[turn], trick, state[S_LED], played, contract, trump, flags)
+    earlier = played & ~trick
     moves = distinct(legal_cards, earlier, PENALTY[contract])
-    maximizing = state[S_TURN] == me
-    frame[F_MAX] = 1 if maximizing else 0
-    frame[F_BEST] = NEG_INF if maximizing else POS_INF
-    frame[F_BEST_CARD] = -1
+    maximizing = turn == me
+    frames[depth, F_MAX] = 1 if maximizing else 0
+    frames[depth, F_BEST] = NEG_INF if maximizing else POS_INF
+    frames[depth, F_BEST_CARD] = -1
     # The card that was best here last time goes first; else the quick policy's for me,
     # and for the others what hurts me most.
     if hinted >= 0 and moves >> hinted & 1:
         first = hinted
     elif maximizing:
-        first = policy_move(state, contract, trump, flags)
+        first = policy(
+            state[turn], legal_cards, trick, state[S_LED], state[S_TOP], state[S_COUNT],
+            played, state[S_TRICKS], contract, trump,
+        )  # fmt: skip
     else:
         first = coalition_move(state, moves, me, contract, trump)
     if moves >> first & 1:
         moves &= ~(np.int64(1) << first)
     else:
         first = -1
-    frame[F_FIRST] = first
-    frame[F_MOVES] = moves
+    frames[depth, F_FIRST] = first
+    frames[depth, F_MOVES] = moves
     return False, 0
 
 
-def _leave(frame: Any, state: Any, table: Any, nodes: int) -> int:
-    """Close a node whose moves are done: store its bound and best card in the table,
-    adding the nodes spent under it (``nodes`` is the count so far); its value."""
-    best = frame[F_BEST]
-    if frame[F_START]:
-        key = frame[F_KEY]
+def _leave(frames: Any, stack: Any, depth: int, table: Any, nodes: int) -> int:
+    """Close the node at ``depth``, its moves done: store its bound and best card in the
+    table, adding the nodes spent under it (``nodes`` is the count so far); its value."""
+    best = frames[depth, F_BEST]
+    if frames[depth, F_START]:
+        key = frames[depth, F_KEY]
         slot = _place(table, key)
-        table[slot, T_MOVE] += (nodes - frame[F_NODES]) << MOVE_BITS
-        future = best - frame[F_SO_FAR]
-        if best <= frame[F_ALPHA0]:
+        table[slot, T_MOVE] += (nodes - frames[depth, F_NODES]) << MOVE_BITS
+        future = best - frames[depth, F_SO_FAR]
+        if best <= frames[depth, F_ALPHA0]:
             table[slot, T_HIGH] = future
-        elif best >= frame[F_BETA0]:
+        elif best >= frames[depth, F_BETA0]:
             table[slot, T_LOW] = future
         else:
             table[slot, T_LOW] = future
             table[slot, T_HIGH] = future
-        if frame[F_BEST_CARD] >= 0:
+        card = frames[depth, F_BEST_CARD]
+        if card >= 0:
             work = table[slot, T_MOVE] & ~MOVE_MASK
-            table[slot, T_MOVE] = work | (_relative(state, frame[F_BEST_CARD]) + 1)
+            table[slot, T_MOVE] = work | (_relative(stack[depth], card) + 1)
     return best
 
 
-def _absorb(frame: Any, value: int) -> None:
-    """Take a child's value into its parent's frame: the best so far and the window."""
-    if frame[F_MAX]:
-        if value > frame[F_BEST]:
-            frame[F_BEST] = value
-            frame[F_BEST_CARD] = frame[F_LAST]
-        if frame[F_BEST] > frame[F_ALPHA]:
-            frame[F_ALPHA] = frame[F_BEST]
+def _absorb(frames: Any, depth: int, value: int) -> None:
+    """Take a child's value into the frame at ``depth``: the best so far and the
+    window."""
+    if frames[depth, F_MAX]:
+        if value > frames[depth, F_BEST]:
+            frames[depth, F_BEST] = value
+            frames[depth, F_BEST_CARD] = frames[depth, F_LAST]
+        if frames[depth, F_BEST] > frames[depth, F_ALPHA]:
+            frames[depth, F_ALPHA] = frames[depth, F_BEST]
     else:
-        if value < frame[F_BEST]:
-            frame[F_BEST] = value
-            frame[F_BEST_CARD] = frame[F_LAST]
-        if frame[F_BEST] < frame[F_BETA]:
-            frame[F_BETA] = frame[F_BEST]
+        if value < frames[depth, F_BEST]:
+            frames[depth, F_BEST] = value
+            frames[depth, F_BEST_CARD] = frames[depth, F_LAST]
+        if frames[depth, F_BEST] < frames[depth, F_BETA]:
+            frames[depth, F_BETA] = frames[depth, F_BEST]
+
+
+def _copied(stack: Any, depth: int) -> Any:
+    """The position at ``depth`` copied into the row after it, that row returned (copied
+    field by field: a whole-row copy would make views of the stack, and every view
+    costs two atomic reference counts)."""
+    for field in range(STATE_SIZE):
+        stack[depth + 1, field] = stack[depth, field]
+    return stack[depth + 1]
 
 
 def _search(
@@ -587,7 +607,7 @@ def _search(
     while True:
         if entering:
             counter[0] += 1
-            settled, value = _enter(frames[depth], stack[depth], me, contract, trump, flags, table)
+            settled, value = _enter(frames, stack, depth, me, contract, trump, flags, table)
             if not settled:
                 frames[depth, F_NODES] = counter[0]
             else:
@@ -595,47 +615,45 @@ def _search(
                     return value, table
                 depth -= 1
                 entering = False
-                _absorb(frames[depth], value)
+                _absorb(frames, depth, value)
                 if frames[depth, F_ALPHA] >= frames[depth, F_BETA]:
                     killers[depth] = frames[depth, F_LAST]
-        frame = frames[depth]
+        # The frame is read and written in place (frames[depth, ...]): a view of its row
+        # would cost two atomic reference counts a node.
         card = -1
-        if frame[F_ALPHA] < frame[F_BETA]:
-            if frame[F_FIRST] >= 0:
-                card = frame[F_FIRST]
-                frame[F_FIRST] = -1
-            elif frame[F_MOVES] != 0:
-                moves = frame[F_MOVES]
-                state = stack[depth]
+        if frames[depth, F_ALPHA] < frames[depth, F_BETA]:
+            if frames[depth, F_FIRST] >= 0:
+                card = frames[depth, F_FIRST]
+                frames[depth, F_FIRST] = -1
+            elif frames[depth, F_MOVES] != 0:
+                moves = frames[depth, F_MOVES]
                 killer = killers[depth]
                 if killer >= 0 and moves >> killer & 1:
                     card = killer
-                elif frame[F_MAX]:
+                elif frames[depth, F_MAX]:
                     card = policy(
-                        state[state[S_TURN]], moves, state[S_TRICK], state[S_LED],
-                        state[S_TOP], state[S_COUNT], state[S_PLAYED], state[S_TRICKS],
-                        contract, trump,
+                        stack[depth, stack[depth, S_TURN]], moves, stack[depth, S_TRICK],
+                        stack[depth, S_LED], stack[depth, S_TOP], stack[depth, S_COUNT],
+                        stack[depth, S_PLAYED], stack[depth, S_TRICKS], contract, trump,
                     )  # fmt: skip
                 else:
-                    card = coalition_move(state, moves, me, contract, trump)
-                frame[F_MOVES] = moves & ~(np.int64(1) << card)
+                    card = coalition_move(stack[depth], moves, me, contract, trump)
+                frames[depth, F_MOVES] = moves & ~(np.int64(1) << card)
         if card >= 0:
-            frame[F_LAST] = card
-            child = stack[depth + 1]
-            child[:] = stack[depth]
-            play(child, card, contract, trump, flags)
-            frames[depth + 1, F_ALPHA] = frame[F_ALPHA]
-            frames[depth + 1, F_BETA] = frame[F_BETA]
+            frames[depth, F_LAST] = card
+            play(_copied(stack, depth), card, contract, trump, flags)
+            frames[depth + 1, F_ALPHA] = frames[depth, F_ALPHA]
+            frames[depth + 1, F_BETA] = frames[depth, F_BETA]
             depth += 1
             entering = True
             continue
-        value = _leave(frame, stack[depth], table, counter[0])
+        value = _leave(frames, stack, depth, table, counter[0])
         if counter[0] > GROW_AFTER * table.shape[0] and table.shape[0] < most_rows:
             table = _grown(table)
         if depth == 0:
             return value, table
         depth -= 1
-        _absorb(frames[depth], value)
+        _absorb(frames, depth, value)
         if frames[depth, F_ALPHA] >= frames[depth, F_BETA]:
             killers[depth] = frames[depth, F_LAST]
         entering = False
@@ -762,6 +780,22 @@ def enumerate_value(state: Any, me: int, contract: int, trump: int, flags: int) 
             best[depth] = min(best[depth], value)
 
 
+#: Helpers of the search loop that :mod:`king.bots.compiled` inlines into it: a call to
+#: a compiled function counts a reference to each array it is given, atomically, which
+#: cost more than half the time of a node before these were inlined.
+INLINE = (
+    _enter,
+    _leave,
+    _absorb,
+    _copied,
+    _find,
+    _place,
+    _key,
+    _card_of,
+    _relative,
+    coalition_move,
+)
+
 #: The functions :mod:`king.bots.compiled` compiles (in this order).
 KERNEL = (
     _rank,
@@ -782,6 +816,7 @@ KERNEL = (
     _enter,
     _leave,
     _absorb,
+    _copied,
     _grown,
     _search,
     _new_table,
