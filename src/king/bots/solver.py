@@ -265,14 +265,14 @@ def _lowest_rank(cards: int) -> int:
     return best
 
 
-def coalition_move(state: Any, moves: int, me: int, contract: int, trump: int) -> int:
+def coalition_move(stack: Any, depth: int, moves: int, me: int, contract: int, trump: int) -> int:
     """The first card to try for one of the three who play against ``me`` in the
     solver's search: what hurts ``me`` most at a glance (in a negative contract, let
     ``me`` win the trick and feed it penalty cards; in Trumps, take the trick from it)."""
-    count = state[S_COUNT]
-    top = state[S_TOP]
-    me_played = (me - state[S_LEADER]) % 4 < count
-    winning_me = me_played and state[S_TOP_SEAT] == me
+    count = stack[depth, S_COUNT]
+    top = stack[depth, S_TOP]
+    me_played = (me - stack[depth, S_LEADER]) % 4 < count
+    winning_me = me_played and stack[depth, S_TOP_SEAT] == me
     penalty = PENALTY[contract]
     if count == 0:
         return highest(moves) if contract == TRUMPS else _lowest_rank(moves)
@@ -294,7 +294,7 @@ def coalition_move(state: Any, moves: int, me: int, contract: int, trump: int) -
     if me_played:
         return highest(moves)  # one of us takes it: shed a high card
     if under:
-        if highest(under) // 13 != state[S_LED]:  # not following: shed a safe high card
+        if highest(under) // 13 != stack[depth, S_LED]:  # not following: shed a safe high card
             safe = under & ~penalty
             return highest(safe) if safe else highest(under)
         return highest(under)  # duck as high as still ducks, so that I may take it
@@ -313,7 +313,7 @@ def _mix(value: int) -> int:
     return value
 
 
-def _key(state: Any, contract: int) -> int:
+def _key(stack: Any, depth: int, contract: int) -> int:
     """A position up to equivalent ranks: for each suit, where each card still in play
     is (which hand, or on the table), in rank order, and which of them are penalty
     cards; the trick's leader, its cards so far, the suit led and who is winning it.
@@ -321,17 +321,19 @@ def _key(state: Any, contract: int) -> int:
     nothing to come, so positions that differ only in those share one entry (as a
     bridge solver keys on relative ranks)."""
     penalty = PENALTY[contract]
-    trick = state[S_TRICK]
-    out = state[0] | state[1] | state[2] | state[3] | trick
-    key = _mix(state[S_LEADER] + 0x9E3779B97F4A7C1)
+    trick = stack[depth, S_TRICK]
+    out = stack[depth, 0] | stack[depth, 1] | stack[depth, 2] | stack[depth, 3] | trick
+    key = _mix(stack[depth, S_LEADER] + 0x9E3779B97F4A7C1)
     if trick != 0:
-        key = _mix(key ^ (state[S_COUNT] + 8 * state[S_LED] + 64 * state[S_TOP_SEAT]))
+        key = _mix(
+            key ^ (stack[depth, S_COUNT] + 8 * stack[depth, S_LED] + 64 * stack[depth, S_TOP_SEAT])
+        )
     for suit in range(4):
         shift = 13 * suit
         field = (out >> shift) & 0x1FFF
-        h1 = (state[1] >> shift) & 0x1FFF
-        h2 = (state[2] >> shift) & 0x1FFF
-        h3 = (state[3] >> shift) & 0x1FFF
+        h1 = (stack[depth, 1] >> shift) & 0x1FFF
+        h2 = (stack[depth, 2] >> shift) & 0x1FFF
+        h3 = (stack[depth, 3] >> shift) & 0x1FFF
         table = (trick >> shift) & 0x1FFF
         marks = (penalty >> shift) & 0x1FFF
         code = 1
@@ -368,17 +370,17 @@ MOST_ROWS = 1 << 20
 GROW_AFTER = 4
 
 
-def _relative(state: Any, card: int) -> int:
+def _relative(stack: Any, depth: int, card: int) -> int:
     """A card as its suit and its rank among that suit's cards still out (16 apart)."""
-    out = state[0] | state[1] | state[2] | state[3]
+    out = stack[depth, 0] | stack[depth, 1] | stack[depth, 2] | stack[depth, 3]
     suit = card // 13
     below = out & SUITS[suit] & ((np.int64(1) << card) - 1)
     return suit * 16 + popcount(below)
 
 
-def _card_of(state: Any, code: int) -> int:
+def _card_of(stack: Any, depth: int, code: int) -> int:
     """The card that :func:`_relative` wrote as ``code`` in this position (-1: none)."""
-    out = state[0] | state[1] | state[2] | state[3]
+    out = stack[depth, 0] | stack[depth, 1] | stack[depth, 2] | stack[depth, 3]
     field = out & SUITS[code // 16]
     rank = code % 16
     while field != 0:
@@ -441,19 +443,18 @@ def _enter(
 ) -> tuple[bool, int]:  # fmt: skip
     """Open the node at ``depth``: settle it at once from bounds or the table (``True,
     value``), or set up its frame for the move loop (``False, 0``)."""
-    state = stack[depth]
-    if state[S_OVER]:
-        return True, state[S_POINTS + me]
-    if state[S_TRICKS] == 12:  # the last trick: every card is forced
+    if stack[depth, S_OVER]:
+        return True, stack[depth, S_POINTS + me]
+    if stack[depth, S_TRICKS] == 12:  # the last trick: every card is forced
         last = _copied(stack, depth)
         while not last[S_OVER]:
             play(last, lowest(last[last[S_TURN]]), contract, trump, flags)
         return True, last[S_POINTS + me]
     alpha = frames[depth, F_ALPHA]
     beta = frames[depth, F_BETA]
-    so_far = state[S_POINTS + me]
+    so_far = stack[depth, S_POINTS + me]
     # Quick bounds: what is still to be won or lost caps the value either way.
-    left = 13 - state[S_TRICKS]
+    left = 13 - stack[depth, S_TRICKS]
     if contract == TRUMPS:
         low_bound = so_far
         high_bound = so_far + 50 * left
@@ -464,7 +465,7 @@ def _enter(
         low_bound = so_far - 180 * min(left, 2)
         high_bound = so_far
     else:
-        remaining = PENALTY[contract] & ~(state[S_PLAYED] & ~state[S_TRICK])
+        remaining = PENALTY[contract] & ~(stack[depth, S_PLAYED] & ~stack[depth, S_TRICK])
         if remaining == 0:
             return True, so_far
         low_bound = so_far + UNIT[contract] * popcount(remaining)
@@ -473,18 +474,18 @@ def _enter(
         return True, low_bound
     if high_bound <= alpha:
         return True, high_bound
-    at_start = state[S_COUNT] == 0
+    at_start = stack[depth, S_COUNT] == 0
     frames[depth, F_START] = 1 if at_start else 0
     frames[depth, F_SO_FAR] = so_far
     hinted = -1
     if at_start:
-        key = _key(state, contract)
+        key = _key(stack, depth, contract)
         frames[depth, F_KEY] = key
         slot = _find(table, key)
         if slot >= 0:
             move = (table[slot, T_MOVE] & MOVE_MASK) - 1
             if move >= 0:
-                hinted = _card_of(state, move)
+                hinted = _card_of(stack, depth, move)
             low = table[slot, T_LOW] + so_far
             high = table[slot, T_HIGH] + so_far
             if low >= beta:
@@ -501,10 +502,12 @@ def _enter(
     frames[depth, F_BETA] = beta
     frames[depth, F_ALPHA0] = alpha
     frames[depth, F_BETA0] = beta
-    turn = state[S_TURN]
-    trick = state[S_TRICK]
-    played = state[S_PLAYED]
-    legal_cards = legal(state[turn], trick, state[S_LED], played, contract, trump, flags)
+    turn = stack[depth, S_TURN]
+    trick = stack[depth, S_TRICK]
+    played = stack[depth, S_PLAYED]
+    legal_cards = legal(
+        stack[depth, turn], trick, stack[depth, S_LED], played, contract, trump, flags
+    )
     earlier = played & ~trick
     moves = distinct(legal_cards, earlier, PENALTY[contract])
     maximizing = turn == me
@@ -517,11 +520,12 @@ def _enter(
         first = hinted
     elif maximizing:
         first = policy(
-            state[turn], legal_cards, trick, state[S_LED], state[S_TOP], state[S_COUNT],
-            played, state[S_TRICKS], contract, trump,
+            stack[depth, turn], legal_cards, trick, stack[depth, S_LED],
+            stack[depth, S_TOP], stack[depth, S_COUNT], played, stack[depth, S_TRICKS],
+            contract, trump,
         )  # fmt: skip
     else:
-        first = coalition_move(state, moves, me, contract, trump)
+        first = coalition_move(stack, depth, moves, me, contract, trump)
     if moves >> first & 1:
         moves &= ~(np.int64(1) << first)
     else:
@@ -550,7 +554,7 @@ def _leave(frames: Any, stack: Any, depth: int, table: Any, nodes: int) -> int:
         card = frames[depth, F_BEST_CARD]
         if card >= 0:
             work = table[slot, T_MOVE] & ~MOVE_MASK
-            table[slot, T_MOVE] = work | (_relative(stack[depth], card) + 1)
+            table[slot, T_MOVE] = work | (_relative(stack, depth, card) + 1)
     return best
 
 
@@ -637,7 +641,7 @@ def _search(
                         stack[depth, S_PLAYED], stack[depth, S_TRICKS], contract, trump,
                     )  # fmt: skip
                 else:
-                    card = coalition_move(stack[depth], moves, me, contract, trump)
+                    card = coalition_move(stack, depth, moves, me, contract, trump)
                 frames[depth, F_MOVES] = moves & ~(np.int64(1) << card)
         if card >= 0:
             frames[depth, F_LAST] = card
@@ -668,13 +672,15 @@ def _new_table(rows: int) -> Any:
 def _guess(state: Any, me: int, contract: int, trump: int, flags: int) -> int:
     """A first guess of the value: ``me`` playing the quick policy to the end, the
     others what hurts ``me`` most at a glance."""
-    child = state.copy()
+    rows = np.empty((1, STATE_SIZE), dtype=np.int64)
+    rows[0] = state
+    child = rows[0]
     while not child[S_OVER]:
         if child[S_TURN] == me:
             card = policy_move(child, contract, trump, flags)
         else:
             legal_cards = legal_now(child, contract, trump, flags)
-            card = coalition_move(child, legal_cards, me, contract, trump)
+            card = coalition_move(rows, 0, legal_cards, me, contract, trump)
         play(child, card, contract, trump, flags)
     return child[S_POINTS + me]
 
