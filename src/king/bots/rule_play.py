@@ -85,6 +85,25 @@ KEEP = 0.5
 COVER = np.array((2.0, 0.8, 2.0, 2.0, 2.0, 2.0, 2.0), dtype=np.float64)
 UNGUARD = np.array([1.0 / g - 1.0 for g in (1.0, 0.7, 0.7, 0.55, 0.55, 0.7, 0.7)], dtype=np.float64)
 FULL = (1 << 52) - 1
+#: Powers the policy takes at every card, computed once with the same operations (so
+#: the same bits) as the formulas they stand for: ``pow`` was a quarter of a playout.
+#: GUARDED[code, n] = GUARD[code] ** n; UNHELD[holders, n] = (1 - 1 / holders) ** n;
+#: FORCED[high, below, holders] = (high / (high + below)) ** ((high + below) / holders).
+GUARDED = np.array([[g ** float(n) for n in range(14)] for g in GUARD], dtype=np.float64)
+UNHELD = np.array(
+    [[(1.0 - 1.0 / h) ** float(n) if h else 1.0 for n in range(14)] for h in range(4)],
+    dtype=np.float64,
+)
+FORCED = np.array(
+    [
+        [
+            [(hi / (hi + lo)) ** ((hi + lo) / h) if h and hi + lo else 0.0 for h in range(4)]
+            for lo in range(14)
+        ]
+        for hi in range(14)
+    ],
+    dtype=np.float64,
+)
 
 
 # -- what a seat knows ---------------------------------------------------------------
@@ -98,7 +117,7 @@ def _void_chance(voids: Any, unseen: int, opp_out: Any, seat: int, suit: int) ->
     holders = opp_out[suit]
     if holders <= 1:
         return 0.0 if out else 1.0
-    return float((1.0 - 1.0 / holders) ** float(out))
+    return float(UNHELD[holders, out])
 
 
 # -- negative contracts ---------------------------------------------------------------
@@ -121,8 +140,7 @@ def _p_win(card: int, unseen: int, voids: Any, opp_out: Any, later: Any, n_later
     if not below:
         return 0.0
     high = popcount(above)
-    share = (high + below) / max(1, opp_out[suit])
-    forced = float((high / (high + below)) ** share)
+    forced = float(FORCED[high, below, max(1, opp_out[suit])])
     return float((1.0 - forced) ** float(followers))
 
 
@@ -161,7 +179,7 @@ def _danger(code: int, card: int, hand: int, unseen: int) -> float:
     high = popcount(unseen & ABOVE[card])
     below = popcount(unseen & BELOW[card])
     chance = (below + 1) / (below + COVER[code] * high + 1) if high else 0.95
-    chance *= GUARD[code] ** float(popcount(hand & BELOW[card]))
+    chance *= GUARDED[code, popcount(hand & BELOW[card])]
     return float(chance * _stake(code, card, unseen))
 
 
