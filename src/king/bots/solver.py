@@ -348,10 +348,14 @@ def _key(stack: Any, depth: int, contract: int) -> int:
     return key if key != 0 else 1  # 0 marks an empty row
 
 
-# Per-depth frame of the iterative search.
-F_ALPHA, F_BETA, F_ALPHA0, F_BETA0, F_BEST, F_MOVES, F_FIRST = 0, 1, 2, 3, 4, 5, 6
-F_KEY, F_NODES, F_START, F_MAX, F_SO_FAR, F_LAST, F_BEST_CARD = 7, 8, 9, 10, 11, 12, 13
-FRAME_SIZE = 14
+# Per-depth frame of the iterative search, kept in the same row as the position at
+# that depth, after it (one array for both: every array a helper is given costs two
+# atomic reference counts).
+F_ALPHA, F_BETA, F_ALPHA0, F_BETA0 = STATE_SIZE, STATE_SIZE + 1, STATE_SIZE + 2, STATE_SIZE + 3
+F_BEST, F_MOVES, F_FIRST, F_KEY = STATE_SIZE + 4, STATE_SIZE + 5, STATE_SIZE + 6, STATE_SIZE + 7
+F_NODES, F_START, F_MAX, F_SO_FAR = STATE_SIZE + 8, STATE_SIZE + 9, STATE_SIZE + 10, STATE_SIZE + 11
+F_LAST, F_BEST_CARD = STATE_SIZE + 12, STATE_SIZE + 13
+ROW = STATE_SIZE + 14
 # A row of the transposition table: the position's key, the bounds on its future
 # points, and in T_MOVE its best card last time (as its suit and its rank among the
 # cards left, plus one, in the low bits) with the nodes spent on it above them.  A key
@@ -438,7 +442,7 @@ def _grown(table: Any) -> Any:
 
 
 def _enter(
-    frames: Any, stack: Any, depth: int, me: int, contract: int, trump: int, flags: int,
+    stack: Any, depth: int, me: int, contract: int, trump: int, flags: int,
     table: Any,
 ) -> tuple[bool, int]:  # fmt: skip
     """Open the node at ``depth``: settle it at once from bounds or the table (``True,
@@ -450,8 +454,8 @@ def _enter(
         while not last[S_OVER]:
             play(last, lowest(last[last[S_TURN]]), contract, trump, flags)
         return True, last[S_POINTS + me]
-    alpha = frames[depth, F_ALPHA]
-    beta = frames[depth, F_BETA]
+    alpha = stack[depth, F_ALPHA]
+    beta = stack[depth, F_BETA]
     so_far = stack[depth, S_POINTS + me]
     # Quick bounds: what is still to be won or lost caps the value either way.
     left = 13 - stack[depth, S_TRICKS]
@@ -475,12 +479,12 @@ def _enter(
     if high_bound <= alpha:
         return True, high_bound
     at_start = stack[depth, S_COUNT] == 0
-    frames[depth, F_START] = 1 if at_start else 0
-    frames[depth, F_SO_FAR] = so_far
+    stack[depth, F_START] = 1 if at_start else 0
+    stack[depth, F_SO_FAR] = so_far
     hinted = -1
     if at_start:
         key = _key(stack, depth, contract)
-        frames[depth, F_KEY] = key
+        stack[depth, F_KEY] = key
         slot = _find(table, key)
         if slot >= 0:
             move = (table[slot, T_MOVE] & MOVE_MASK) - 1
@@ -498,10 +502,10 @@ def _enter(
                 beta = high
             if alpha >= beta:
                 return True, alpha
-    frames[depth, F_ALPHA] = alpha
-    frames[depth, F_BETA] = beta
-    frames[depth, F_ALPHA0] = alpha
-    frames[depth, F_BETA0] = beta
+    stack[depth, F_ALPHA] = alpha
+    stack[depth, F_BETA] = beta
+    stack[depth, F_ALPHA0] = alpha
+    stack[depth, F_BETA0] = beta
     turn = stack[depth, S_TURN]
     trick = stack[depth, S_TRICK]
     played = stack[depth, S_PLAYED]
@@ -511,9 +515,9 @@ def _enter(
     earlier = played & ~trick
     moves = distinct(legal_cards, earlier, PENALTY[contract])
     maximizing = turn == me
-    frames[depth, F_MAX] = 1 if maximizing else 0
-    frames[depth, F_BEST] = NEG_INF if maximizing else POS_INF
-    frames[depth, F_BEST_CARD] = -1
+    stack[depth, F_MAX] = 1 if maximizing else 0
+    stack[depth, F_BEST] = NEG_INF if maximizing else POS_INF
+    stack[depth, F_BEST_CARD] = -1
     # The card that was best here last time goes first; else the quick policy's for me,
     # and for the others what hurts me most.
     if hinted >= 0 and moves >> hinted & 1:
@@ -530,49 +534,49 @@ def _enter(
         moves &= ~(np.int64(1) << first)
     else:
         first = -1
-    frames[depth, F_FIRST] = first
-    frames[depth, F_MOVES] = moves
+    stack[depth, F_FIRST] = first
+    stack[depth, F_MOVES] = moves
     return False, 0
 
 
-def _leave(frames: Any, stack: Any, depth: int, table: Any, nodes: int) -> int:
+def _leave(stack: Any, depth: int, table: Any, nodes: int) -> int:
     """Close the node at ``depth``, its moves done: store its bound and best card in the
     table, adding the nodes spent under it (``nodes`` is the count so far); its value."""
-    best = frames[depth, F_BEST]
-    if frames[depth, F_START]:
-        key = frames[depth, F_KEY]
+    best = stack[depth, F_BEST]
+    if stack[depth, F_START]:
+        key = stack[depth, F_KEY]
         slot = _place(table, key)
-        table[slot, T_MOVE] += (nodes - frames[depth, F_NODES]) << MOVE_BITS
-        future = best - frames[depth, F_SO_FAR]
-        if best <= frames[depth, F_ALPHA0]:
+        table[slot, T_MOVE] += (nodes - stack[depth, F_NODES]) << MOVE_BITS
+        future = best - stack[depth, F_SO_FAR]
+        if best <= stack[depth, F_ALPHA0]:
             table[slot, T_HIGH] = future
-        elif best >= frames[depth, F_BETA0]:
+        elif best >= stack[depth, F_BETA0]:
             table[slot, T_LOW] = future
         else:
             table[slot, T_LOW] = future
             table[slot, T_HIGH] = future
-        card = frames[depth, F_BEST_CARD]
+        card = stack[depth, F_BEST_CARD]
         if card >= 0:
             work = table[slot, T_MOVE] & ~MOVE_MASK
             table[slot, T_MOVE] = work | (_relative(stack, depth, card) + 1)
     return best
 
 
-def _absorb(frames: Any, depth: int, value: int) -> None:
+def _absorb(stack: Any, depth: int, value: int) -> None:
     """Take a child's value into the frame at ``depth``: the best so far and the
     window."""
-    if frames[depth, F_MAX]:
-        if value > frames[depth, F_BEST]:
-            frames[depth, F_BEST] = value
-            frames[depth, F_BEST_CARD] = frames[depth, F_LAST]
-        if frames[depth, F_BEST] > frames[depth, F_ALPHA]:
-            frames[depth, F_ALPHA] = frames[depth, F_BEST]
+    if stack[depth, F_MAX]:
+        if value > stack[depth, F_BEST]:
+            stack[depth, F_BEST] = value
+            stack[depth, F_BEST_CARD] = stack[depth, F_LAST]
+        if stack[depth, F_BEST] > stack[depth, F_ALPHA]:
+            stack[depth, F_ALPHA] = stack[depth, F_BEST]
     else:
-        if value < frames[depth, F_BEST]:
-            frames[depth, F_BEST] = value
-            frames[depth, F_BEST_CARD] = frames[depth, F_LAST]
-        if frames[depth, F_BEST] < frames[depth, F_BETA]:
-            frames[depth, F_BETA] = frames[depth, F_BEST]
+        if value < stack[depth, F_BEST]:
+            stack[depth, F_BEST] = value
+            stack[depth, F_BEST_CARD] = stack[depth, F_LAST]
+        if stack[depth, F_BEST] < stack[depth, F_BETA]:
+            stack[depth, F_BETA] = stack[depth, F_BEST]
 
 
 def _copied(stack: Any, depth: int) -> Any:
@@ -586,7 +590,6 @@ def _copied(stack: Any, depth: int) -> Any:
 
 def _search(
     stack: Any,
-    frames: Any,
     me: int,
     contract: int,
     trump: int,
@@ -599,42 +602,42 @@ def _search(
 ) -> tuple[int, Any]:
     """Alpha-beta from ``stack[0]`` for ``me`` (maximising) against the other three
     (minimising), with a transposition table at trick starts: the value and the table
-    (a larger one when it grew).  Iterative, with explicit stacks of positions and
-    frames, so that it compiles and caches cleanly."""
+    (a larger one when it grew).  Iterative, with an explicit stack of positions and
+    their frames, so that it compiles and caches cleanly."""
     depth = 0
     # The card that last cut the search off at each depth, tried early there (killers).
     killers = np.full(64, -1, dtype=np.int64)
-    frames[0, F_ALPHA] = alpha
-    frames[0, F_BETA] = beta
+    stack[0, F_ALPHA] = alpha
+    stack[0, F_BETA] = beta
     value = 0
     entering = True
     while True:
         if entering:
             counter[0] += 1
-            settled, value = _enter(frames, stack, depth, me, contract, trump, flags, table)
+            settled, value = _enter(stack, depth, me, contract, trump, flags, table)
             if not settled:
-                frames[depth, F_NODES] = counter[0]
+                stack[depth, F_NODES] = counter[0]
             else:
                 if depth == 0:
                     return value, table
                 depth -= 1
                 entering = False
-                _absorb(frames, depth, value)
-                if frames[depth, F_ALPHA] >= frames[depth, F_BETA]:
-                    killers[depth] = frames[depth, F_LAST]
-        # The frame is read and written in place (frames[depth, ...]): a view of its row
+                _absorb(stack, depth, value)
+                if stack[depth, F_ALPHA] >= stack[depth, F_BETA]:
+                    killers[depth] = stack[depth, F_LAST]
+        # The frame is read and written in place (stack[depth, ...]): a view of its row
         # would cost two atomic reference counts a node.
         card = -1
-        if frames[depth, F_ALPHA] < frames[depth, F_BETA]:
-            if frames[depth, F_FIRST] >= 0:
-                card = frames[depth, F_FIRST]
-                frames[depth, F_FIRST] = -1
-            elif frames[depth, F_MOVES] != 0:
-                moves = frames[depth, F_MOVES]
+        if stack[depth, F_ALPHA] < stack[depth, F_BETA]:
+            if stack[depth, F_FIRST] >= 0:
+                card = stack[depth, F_FIRST]
+                stack[depth, F_FIRST] = -1
+            elif stack[depth, F_MOVES] != 0:
+                moves = stack[depth, F_MOVES]
                 killer = killers[depth]
                 if killer >= 0 and moves >> killer & 1:
                     card = killer
-                elif frames[depth, F_MAX]:
+                elif stack[depth, F_MAX]:
                     card = policy(
                         stack[depth, stack[depth, S_TURN]], moves, stack[depth, S_TRICK],
                         stack[depth, S_LED], stack[depth, S_TOP], stack[depth, S_COUNT],
@@ -642,24 +645,24 @@ def _search(
                     )  # fmt: skip
                 else:
                     card = coalition_move(stack, depth, moves, me, contract, trump)
-                frames[depth, F_MOVES] = moves & ~(np.int64(1) << card)
+                stack[depth, F_MOVES] = moves & ~(np.int64(1) << card)
         if card >= 0:
-            frames[depth, F_LAST] = card
+            stack[depth, F_LAST] = card
             play(_copied(stack, depth), card, contract, trump, flags)
-            frames[depth + 1, F_ALPHA] = frames[depth, F_ALPHA]
-            frames[depth + 1, F_BETA] = frames[depth, F_BETA]
+            stack[depth + 1, F_ALPHA] = stack[depth, F_ALPHA]
+            stack[depth + 1, F_BETA] = stack[depth, F_BETA]
             depth += 1
             entering = True
             continue
-        value = _leave(frames, stack, depth, table, counter[0])
+        value = _leave(stack, depth, table, counter[0])
         if counter[0] > GROW_AFTER * table.shape[0] and table.shape[0] < most_rows:
             table = _grown(table)
         if depth == 0:
             return value, table
         depth -= 1
-        _absorb(frames, depth, value)
-        if frames[depth, F_ALPHA] >= frames[depth, F_BETA]:
-            killers[depth] = frames[depth, F_LAST]
+        _absorb(stack, depth, value)
+        if stack[depth, F_ALPHA] >= stack[depth, F_BETA]:
+            killers[depth] = stack[depth, F_LAST]
         entering = False
 
 
@@ -686,7 +689,7 @@ def _guess(state: Any, me: int, contract: int, trump: int, flags: int) -> int:
 
 
 def _mtdf(
-    stack: Any, frames: Any, me: int, contract: int, trump: int, flags: int, guess: int,
+    stack: Any, me: int, contract: int, trump: int, flags: int, guess: int,
     table: Any, counter: Any, most_rows: int,
 ) -> tuple[int, Any]:  # fmt: skip
     """The exact value of ``stack[0]`` by zero-window searches that close in on it from
@@ -698,7 +701,7 @@ def _mtdf(
     while lower < upper:
         beta = value + 1 if value == lower else value
         value, table = _search(
-            stack, frames, me, contract, trump, flags, beta - 1, beta, table, counter, most_rows
+            stack, me, contract, trump, flags, beta - 1, beta, table, counter, most_rows
         )
         if value < beta:
             upper = value
@@ -721,32 +724,30 @@ def solve_sized(
     """As :func:`solve`, with a table of ``first_rows`` rows that may grow to
     ``most_rows`` (powers of two, at least ``BUCKET``): the value does not depend on
     them, only the nodes searched."""
-    stack = np.empty((60, STATE_SIZE), dtype=np.int64)
-    frames = np.empty((60, FRAME_SIZE), dtype=np.int64)
-    stack[0] = state
+    stack = np.empty((60, ROW), dtype=np.int64)
+    stack[0, :STATE_SIZE] = state
     table = _new_table(first_rows)
     counter = np.zeros(1, dtype=np.int64)
     guess = _guess(state, me, contract, trump, flags)
-    value, _ = _mtdf(stack, frames, me, contract, trump, flags, guess, table, counter, most_rows)
+    value, _ = _mtdf(stack, me, contract, trump, flags, guess, table, counter, most_rows)
     return value, counter[0]
 
 
 def solve_moves(state: Any, me: int, contract: int, trump: int, flags: int, out: Any) -> int:
     """Solve every legal card of ``me`` (to move in ``state``): ``out[card]`` gets the
     exact value after playing it.  Returns the nodes searched."""
-    stack = np.empty((60, STATE_SIZE), dtype=np.int64)
-    frames = np.empty((60, FRAME_SIZE), dtype=np.int64)
+    stack = np.empty((60, ROW), dtype=np.int64)
     table = _new_table(FIRST_ROWS)
     counter = np.zeros(1, dtype=np.int64)
     cards = legal_now(state, contract, trump, flags)
     while cards != 0:
         card = lowest(cards)
         cards &= ~(np.int64(1) << card)
-        stack[0] = state
+        stack[0, :STATE_SIZE] = state
         play(stack[0], card, contract, trump, flags)
-        guess = _guess(stack[0], me, contract, trump, flags)
+        guess = _guess(stack[0, :STATE_SIZE], me, contract, trump, flags)
         out[card], table = _mtdf(
-            stack, frames, me, contract, trump, flags, guess, table, counter, MOST_ROWS
+            stack, me, contract, trump, flags, guess, table, counter, MOST_ROWS
         )
     return counter[0]
 
