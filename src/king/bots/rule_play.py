@@ -19,10 +19,12 @@ wins, never waste a high card on a trick already lost.
 
 Every function takes the seat to move's picture of the deal as plain numbers: its hand,
 the cards it has not seen (``unseen``), the suits each seat has shown void (the
-position's ``S_VOIDS``), how many other seats may still hold each suit (``opp_out``) and
-the seats still to play to this trick (``later``).  Written in the plain subset of Python
-that numba compiles; floating-point expressions are evaluated in one order, so the two
-runs give bit-for-bit the same numbers.
+position's ``S_VOIDS``, four bits a seat in ``voids``), how many other seats may still
+hold each suit (four bits a suit in ``opp_out``) and how many seats are still to play
+to this trick (``n_later``, the seats after ``me``).  Integers, not arrays: compiled, an
+array made or passed at every card cost an allocation and atomic reference counts.
+Written in the plain subset of Python that numba compiles; floating-point expressions
+are evaluated in one order, so the two runs give bit-for-bit the same numbers.
 """
 
 from __future__ import annotations
@@ -109,12 +111,22 @@ FORCED = np.array(
 # -- what a seat knows ---------------------------------------------------------------
 
 
-def _void_chance(voids: Any, unseen: int, opp_out: Any, seat: int, suit: int) -> float:
+def _seat_voids(voids: int, seat: int) -> int:
+    """The suits ``seat`` has shown void (a bit per suit) out of the packed ``voids``."""
+    return (voids >> (4 * seat)) & 15
+
+
+def _holders(opp_out: int, suit: int) -> int:
+    """How many other seats may still hold ``suit``, out of the packed ``opp_out``."""
+    return (opp_out >> (4 * suit)) & 15
+
+
+def _void_chance(voids: int, unseen: int, opp_out: int, seat: int, suit: int) -> float:
     """How likely ``seat`` holds no card of ``suit`` (1 when it has shown so)."""
-    if voids[seat] >> suit & 1:
+    if _seat_voids(voids, seat) >> suit & 1:
         return 1.0
     out = popcount(unseen & SUITS[suit])
-    holders = opp_out[suit]
+    holders = _holders(opp_out, suit)
     if holders <= 1:
         return 0.0 if out else 1.0
     return float(UNHELD[holders, out])
@@ -123,7 +135,7 @@ def _void_chance(voids: Any, unseen: int, opp_out: Any, seat: int, suit: int) ->
 # -- negative contracts ---------------------------------------------------------------
 
 
-def _p_win(card: int, unseen: int, voids: Any, opp_out: Any, later: Any, n_later: int) -> float:
+def _p_win(card: int, unseen: int, voids: int, opp_out: int, me: int, n_later: int) -> float:
     """The chance that none of the later seats plays above ``card`` in its suit."""
     above = unseen & ABOVE[card]
     if not above:
@@ -132,7 +144,7 @@ def _p_win(card: int, unseen: int, voids: Any, opp_out: Any, later: Any, n_later
     bit = 1 << suit
     followers = 0
     for i in range(n_later):
-        if not voids[later[i]] & bit:
+        if not _seat_voids(voids, (me + i + 1) & 3) & bit:
             followers += 1
     if not followers:
         return 1.0
@@ -140,7 +152,7 @@ def _p_win(card: int, unseen: int, voids: Any, opp_out: Any, later: Any, n_later
     if not below:
         return 0.0
     high = popcount(above)
-    forced = float(FORCED[high, below, max(1, opp_out[suit])])
+    forced = float(FORCED[high, below, max(1, _holders(opp_out, suit))])
     return float((1.0 - forced) ** float(followers))
 
 
@@ -196,7 +208,7 @@ def _shed_value(code: int, card: int, hand: int, unseen: int) -> float:
 
 
 def _trick_cost(
-    code: int, card: int, unseen: int, voids: Any, opp_out: Any, later: Any, n_later: int,
+    code: int, card: int, unseen: int, voids: int, opp_out: int, me: int, n_later: int,
     trick_mask: int, trick_no: int, led: int,
 ) -> float:  # fmt: skip
     """What winning the current trick with ``card`` is expected to cost."""
@@ -215,11 +227,11 @@ def _trick_cost(
         elsewhere = popcount(unseen_pen & ~SUITS[suit])
         below = popcount(in_suit & BELOW[card])
         for i in range(n_later):
-            void = _void_chance(voids, unseen, opp_out, later[i], suit)
+            void = _void_chance(voids, unseen, opp_out, (me + i + 1) & 3, suit)
             if code == NO_HEARTS and suit == 1:
                 count += 1.0 - void
             elif below:
-                count += (1.0 - void) * 1.6 * below / max(1.0, opp_out[suit] - 0.5)
+                count += (1.0 - void) * 1.6 * below / max(1.0, _holders(opp_out, suit) - 0.5)
             if elsewhere:
                 count += void * min(1.0, 0.5 * elsewhere)
     return float(UNIT[code] * count)
@@ -244,7 +256,7 @@ def _lead_bonus(code: int, card: int, hand: int, unseen: int) -> float:
 
 
 def _play_negative(
-    code: int, legal: int, hand: int, unseen: int, voids: Any, opp_out: Any, later: Any,
+    code: int, legal: int, hand: int, unseen: int, voids: int, opp_out: int, me: int,
     n_later: int, trick_mask: int, trick_no: int, led: int, win_card: int,
 ) -> int:  # fmt: skip
     """The legal card with the lowest expected cost in a negative contract."""
@@ -289,12 +301,12 @@ def _play_negative(
         bit = 1 << card
         rest ^= bit
         if leading:
-            chance = _p_win(card, unseen, voids, opp_out, later, n_later)
+            chance = _p_win(card, unseen, voids, opp_out, me, n_later)
         elif following:
             if card < win_card:
                 chance = 0.0
             else:
-                chance = _p_win(card, unseen, voids, opp_out, later, n_later)
+                chance = _p_win(card, unseen, voids, opp_out, me, n_later)
         else:
             chance = 0.0
         if last_two:
@@ -307,7 +319,7 @@ def _play_negative(
             cost = -_shed_value(code, card, hand, unseen)
         if chance > 0.0:
             cost += chance * _trick_cost(
-                code, card, unseen, voids, opp_out, later, n_later, trick_mask, trick_no, led
+                code, card, unseen, voids, opp_out, me, n_later, trick_mask, trick_no, led
             )
         if not leading and not following and bit & pen:
             cost -= 0.5 * unit
@@ -322,15 +334,15 @@ def _play_negative(
 # -- Trumps ---------------------------------------------------------------------------
 
 
-def _ruff_threat(suit: int, trump: int, unseen: int, voids: Any, later: Any, n_later: int) -> bool:
+def _ruff_threat(suit: int, trump: int, unseen: int, voids: int, me: int, n_later: int) -> bool:
     """Whether a seat still to play this trick may trump ``suit``."""
     if suit == trump or not unseen & SUITS[trump]:
         return False
     bit = 1 << suit
     tbit = 1 << trump
     for i in range(n_later):
-        seat = later[i]
-        if voids[seat] & bit and not voids[seat] & tbit:
+        shown = _seat_voids(voids, (me + i + 1) & 3)
+        if shown & bit and not shown & tbit:
             return True
     return False
 
@@ -362,7 +374,7 @@ def _trump_discard(legal: int, hand: int, trump: int, unseen: int) -> int:
 
 
 def _lead_trumps(
-    legal: int, hand: int, me: int, trump: int, unseen: int, voids: Any, opp_out: Any
+    legal: int, hand: int, me: int, trump: int, unseen: int, voids: int, opp_out: int
 ) -> int:
     """Lead in Trumps: draw trumps, cash safe winners, lead a singleton, else low."""
     trumps = SUITS[trump]
@@ -384,7 +396,7 @@ def _lead_trumps(
         safety = 1.0
         if out:
             for seat in range(4):
-                if seat == me or voids[seat] >> trump & 1:
+                if seat == me or _seat_voids(voids, seat) >> trump & 1:
                     continue
                 safety *= 1.0 - _void_chance(voids, unseen, opp_out, seat, suit)
         if safety > best_safety:
@@ -419,8 +431,8 @@ def _lead_trumps(
 
 
 def _play_trumps(
-    legal: int, hand: int, me: int, trump: int, unseen: int, voids: Any, opp_out: Any,
-    later: Any, n_later: int, led: int, win: int,
+    legal: int, hand: int, me: int, trump: int, unseen: int, voids: int, opp_out: int,
+    n_later: int, led: int, win: int,
 ) -> int:  # fmt: skip
     """Play to win tricks: follow cheaply, ruff cheaply, lead winners."""
     if led < 0:
@@ -440,7 +452,7 @@ def _play_trumps(
             return lowest(beats)
         out = unseen & led_mask
         sure = beats & ~((np.int64(2) << highest(out)) - 1) if out else beats
-        if _ruff_threat(led, trump, unseen, voids, later, n_later):
+        if _ruff_threat(led, trump, unseen, voids, me, n_later):
             return lowest(follow)
         if sure:
             return lowest(sure)
@@ -454,7 +466,7 @@ def _play_trumps(
             return lowest(ruffs)
         if last:
             return lowest(over)
-        if _ruff_threat(led, trump, unseen, voids, later, n_later):
+        if _ruff_threat(led, trump, unseen, voids, me, n_later):
             out = unseen & trumps
             sure = over & ~((np.int64(2) << highest(out)) - 1) if out else over
             if sure:
@@ -477,22 +489,19 @@ def rule_card(state: Any, contract: int, trump: int, flags: int) -> int:
     count = state[S_COUNT]
     led = state[S_LED] if count else -1
     win = state[S_TOP] if count else -1
-    voids = state[S_VOIDS : S_VOIDS + 4]
-    later = np.empty(3, dtype=np.int64)
     n_later = 3 - count
-    for k in range(n_later):
-        later[k] = (me + k + 1) & 3
-    opp_out = np.zeros(4, dtype=np.int64)
+    voids = 0
+    for seat in range(4):
+        voids |= state[S_VOIDS + seat] << (4 * seat)
+    opp_out = 0
     for suit in range(4):
         for seat in range(4):
-            if seat != me and not voids[seat] >> suit & 1:
-                opp_out[suit] += 1
+            if seat != me and not state[S_VOIDS + seat] >> suit & 1:
+                opp_out += 1 << (4 * suit)
     if contract == TRUMPS:
-        return _play_trumps(
-            legal, hand, me, trump, unseen, voids, opp_out, later, n_later, led, win
-        )
+        return _play_trumps(legal, hand, me, trump, unseen, voids, opp_out, n_later, led, win)
     return _play_negative(
-        contract, legal, hand, unseen, voids, opp_out, later, n_later, state[S_TRICK],
+        contract, legal, hand, unseen, voids, opp_out, me, n_later, state[S_TRICK],
         state[S_TRICKS], led, win,
     )  # fmt: skip
 
@@ -558,6 +567,8 @@ def _choices(state: Any, contract: int, trump: int, flags: int, penalty: int) ->
 
 #: The functions :mod:`king.bots.compiled` compiles (in this order).
 KERNEL = (
+    _seat_voids,
+    _holders,
     _void_chance,
     _p_win,
     _stake,
