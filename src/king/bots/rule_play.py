@@ -267,9 +267,10 @@ def _play_negative(
     last_two = code == NO_LAST_TWO
     keep = 0.0
     keep_more = 0.0
-    # No Last Two: the three cards safest to keep, by (danger, card id).
-    safe_cards = np.full(3, -1, dtype=np.int64)
-    safe_danger = np.zeros(3, dtype=np.float64)
+    # No Last Two: the three cards safest to keep, by (danger, card id), as three
+    # pairs of scalars (arrays made at every card cost more than the rest of it).
+    card0 = card1 = -1
+    danger0 = danger1 = danger2 = 0.0
     n_safe = 0
     if last_two:
         rest = hand
@@ -279,20 +280,35 @@ def _play_negative(
             danger = _danger(code, card, hand, unseen)
             # Insert in order; ties keep the lower card first (it comes first).
             pos = n_safe
-            while pos > 0 and danger < safe_danger[pos - 1]:
-                pos -= 1
+            if pos > 2 and danger < danger2:
+                pos = 2
+            if pos > 1 and danger < danger1:
+                pos = 1
+            if pos > 0 and danger < danger0:
+                pos = 0
             if pos < 3:
-                last = min(n_safe, 2)
-                for j in range(last, pos, -1):
-                    safe_danger[j] = safe_danger[j - 1]
-                    safe_cards[j] = safe_cards[j - 1]
-                safe_danger[pos] = danger
-                safe_cards[pos] = card
+                if pos <= 1 and n_safe >= 2:
+                    danger2 = danger1
+                if pos == 0 and n_safe >= 1:
+                    danger1 = danger0
+                    card1 = card0
+                if pos == 0:
+                    danger0 = danger
+                    card0 = card
+                elif pos == 1:
+                    danger1 = danger
+                    card1 = card
+                else:
+                    danger2 = danger
                 n_safe = min(3, n_safe + 1)
-        for j in range(min(2, n_safe)):
-            keep += safe_danger[j]
-        for j in range(n_safe):
-            keep_more += safe_danger[j]
+        if n_safe >= 1:
+            keep += danger0
+            keep_more += danger0
+        if n_safe >= 2:
+            keep += danger1
+            keep_more += danger1
+        if n_safe >= 3:
+            keep_more += danger2
     best = -1
     best_cost = 0.0
     rest = legal
@@ -311,9 +327,10 @@ def _play_negative(
             chance = 0.0
         if last_two:
             kept = keep
-            for j in range(min(2, n_safe)):
-                if safe_cards[j] == card:
-                    kept = keep_more - safe_danger[j]
+            if n_safe >= 1 and card0 == card:
+                kept = keep_more - danger0
+            elif n_safe >= 2 and card1 == card:
+                kept = keep_more - danger1
             cost = KEEP * (kept - keep) - _shed_value(code, card, hand, unseen)
         else:
             cost = -_shed_value(code, card, hand, unseen)
