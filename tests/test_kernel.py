@@ -171,6 +171,20 @@ def test_solver_matches_hand_solved_endgames(
     assert nodes > 0
 
 
+def _random_ending(
+    rng: random.Random, trial: int, declaration: Declaration, plays: int, spread: int = 0
+) -> Deal | None:
+    """Trial ``trial``'s deal (its leader and optional rules by the trial's number)
+    played at random to ``plays`` cards, plus up to ``spread`` - 1 more (so sometimes
+    inside a trick); None when the deal ended before."""
+    rules = TOGGLE_SETS[trial % len(TOGGLE_SETS)]
+    deal = Deal(shuffled_hands(rng), trial % 4, declaration, rules)
+    stop = plays + (rng.randrange(spread) if spread else 0)
+    while len(deal.plays) < stop and not deal.is_over:
+        deal.play(rng.choice(deal.legal_moves()))
+    return None if deal.is_over else deal
+
+
 def _minimax(deal: Deal, me: int) -> int:
     """The plain paranoid minimax on the core engine: no pruning, no tables."""
     if deal.is_over:
@@ -187,17 +201,13 @@ def _minimax(deal: Deal, me: int) -> int:
 def test_solver_agrees_with_plain_minimax_on_random_endgames(declaration: Declaration) -> None:
     rng = random.Random(declaration.action_index)
     for trial in range(6):
-        rules = TOGGLE_SETS[trial % len(TOGGLE_SETS)]
-        deal = Deal(shuffled_hands(rng), trial % 4, declaration, rules)
-        stop = 40 + rng.randrange(4)  # three tricks left, sometimes inside a trick
-        while len(deal.plays) < stop and not deal.is_over:
-            deal.play(rng.choice(deal.legal_moves()))
-        if deal.is_over:
+        deal = _random_ending(rng, trial, declaration, 40, 4)  # three tricks left
+        if deal is None:
             continue
         me = rng.randrange(4)
         state = _state_of(deal)
         value, _ = compiled.solve(
-            state, me, declaration.contract.code, _trump(declaration), rules.flags
+            state, me, declaration.contract.code, _trump(declaration), deal.rules.flags
         )
         assert value == _minimax(deal, me)
 
@@ -230,15 +240,11 @@ def test_the_solver_agrees_with_plain_enumeration_on_many_endings(tricks_left: i
     checked = 0
     for trial in range(300 if tricks_left == 4 else 60):
         declaration = ALL_DECLARATIONS[trial % 10]
-        rules = TOGGLE_SETS[trial % len(TOGGLE_SETS)]
-        deal = Deal(shuffled_hands(rng), trial % 4, declaration, rules)
-        stop = 52 - 4 * tricks_left + rng.randrange(4)
-        while len(deal.plays) < stop and not deal.is_over:
-            deal.play(rng.choice(deal.legal_moves()))
-        if deal.is_over:
+        deal = _random_ending(rng, trial, declaration, 52 - 4 * tricks_left, 4)
+        if deal is None:
             continue
         me = rng.randrange(4)
-        code, trump, flags = declaration.contract.code, _trump(declaration), rules.flags
+        code, trump, flags = declaration.contract.code, _trump(declaration), deal.rules.flags
         state = _state_of(deal)
         value, _ = compiled.solve(state, me, code, trump, flags)
         assert value == compiled.enumerate_value(state, me, code, trump, flags), (trial, str(deal))
@@ -255,15 +261,12 @@ def test_the_solvers_table_size_changes_the_work_not_the_value() -> None:
     grew = False
     for trial in range(40):
         declaration = ALL_DECLARATIONS[trial % 10]
-        rules = TOGGLE_SETS[trial % len(TOGGLE_SETS)]
-        deal = Deal(shuffled_hands(rng), trial % 4, declaration, rules)
         tricks_left = 3 if trial % 4 == 0 else 6
-        while len(deal.plays) < 52 - 4 * tricks_left and not deal.is_over:
-            deal.play(rng.choice(deal.legal_moves()))
-        if deal.is_over:
+        deal = _random_ending(rng, trial, declaration, 52 - 4 * tricks_left)
+        if deal is None:
             continue
         me = rng.randrange(4)
-        code, trump, flags = declaration.contract.code, _trump(declaration), rules.flags
+        code, trump, flags = declaration.contract.code, _trump(declaration), deal.rules.flags
         state = _state_of(deal)
         value, nodes = compiled.solve(state, me, code, trump, flags)
         tiny, _ = compiled.solve_sized(state, me, code, trump, flags, 4, 4)

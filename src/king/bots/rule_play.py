@@ -116,6 +116,11 @@ def _seat_voids(voids: int, seat: int) -> int:
     return (voids >> (4 * seat)) & 15
 
 
+def _later_seat(me: int, i: int) -> int:
+    """The ``i``-th seat to play after ``me`` in this trick (0: the next one)."""
+    return (me + i + 1) & 3
+
+
 def _holders(opp_out: int, suit: int) -> int:
     """How many other seats may still hold ``suit``, out of the packed ``opp_out``."""
     return (opp_out >> (4 * suit)) & 15
@@ -144,7 +149,7 @@ def _p_win(card: int, unseen: int, voids: int, opp_out: int, me: int, n_later: i
     bit = 1 << suit
     followers = 0
     for i in range(n_later):
-        if not _seat_voids(voids, (me + i + 1) & 3) & bit:
+        if not _seat_voids(voids, _later_seat(me, i)) & bit:
             followers += 1
     if not followers:
         return 1.0
@@ -227,7 +232,7 @@ def _trick_cost(
         elsewhere = popcount(unseen_pen & ~SUITS[suit])
         below = popcount(in_suit & BELOW[card])
         for i in range(n_later):
-            void = _void_chance(voids, unseen, opp_out, (me + i + 1) & 3, suit)
+            void = _void_chance(voids, unseen, opp_out, _later_seat(me, i), suit)
             if code == NO_HEARTS and suit == 1:
                 count += 1.0 - void
             elif below:
@@ -358,7 +363,7 @@ def _ruff_threat(suit: int, trump: int, unseen: int, voids: int, me: int, n_late
     bit = 1 << suit
     tbit = 1 << trump
     for i in range(n_later):
-        shown = _seat_voids(voids, (me + i + 1) & 3)
+        shown = _seat_voids(voids, _later_seat(me, i))
         if shown & bit and not shown & tbit:
             return True
     return False
@@ -585,6 +590,7 @@ def _choices(state: Any, contract: int, trump: int, flags: int, penalty: int) ->
 #: The functions :mod:`king.bots.compiled` compiles (in this order).
 KERNEL = (
     _seat_voids,
+    _later_seat,
     _holders,
     _void_chance,
     _p_win,

@@ -429,15 +429,11 @@ def _place(table: Any, key: int) -> int:
 
 def _grown(table: Any) -> Any:
     """The table at twice its size, every row moved to its bucket there."""
-    rows = table.shape[0] * 2
-    bigger = np.zeros((rows, TABLE_ROW), dtype=np.int64)
+    bigger = np.zeros((table.shape[0] * 2, TABLE_ROW), dtype=np.int64)
     for slot in range(table.shape[0]):
         key = table[slot, T_KEY]
         if key != 0:
-            base = key & (rows - BUCKET)
-            while bigger[base, T_KEY] != 0:
-                base += 1
-            bigger[base] = table[slot]
+            bigger[_place(bigger, key)] = table[slot]
     return bigger
 
 
