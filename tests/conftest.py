@@ -166,9 +166,12 @@ class Cluster:
     db: str
     redis: str
     processes: list[ServerProcess]
+    lease: float | None = None
 
     def spawn(self, port: int | None = None) -> ServerProcess:
-        process = ServerProcess(self.db, port=port, redis=self.redis, bot_pause=0.0)
+        process = ServerProcess(
+            self.db, port=port, redis=self.redis, bot_pause=0.0, lease=self.lease
+        )
         return process.start()
 
     @property
@@ -201,12 +204,20 @@ class Cluster:
 @pytest.fixture
 def cluster(postgres_server: Any, redis_server: Any) -> Iterator[Cluster]:
     """Three server processes sharing tables (each test its own database and Redis)."""
+    yield from start_cluster(postgres_server, redis_server)
+
+
+def start_cluster(
+    postgres_server: Any, redis_server: Any, lease: float | None = None
+) -> Iterator[Cluster]:
+    """Three server processes with their own database and Redis database, stopped at
+    the end (``lease``: seconds, the server's default if None)."""
     number = next(_redis_databases) % 16
     address = f"{redis_server.address}/{number}"
     import redis
 
     redis.Redis.from_url(address).flushdb()
-    shared = Cluster(postgres_server.create_database(), address, [])
+    shared = Cluster(postgres_server.create_database(), address, [], lease)
     try:
         for _ in range(3):
             shared.processes.append(shared.spawn())

@@ -177,7 +177,16 @@ class SharedTables:
         being restored) must not cost the process its tables, only a stopped or
         partitioned process should."""
         interval = self.lease_seconds / 4
+        last = time.monotonic()
         while not self._renewer_stop.wait(interval):
+            now = time.monotonic()
+            if now - last > interval + self.lease_seconds / 2:
+                # Said, so that a table lost this way is explained in the log.
+                log.warning(
+                    "renewing the leases ran %.1f s late: this process was starved of CPU",
+                    now - last - interval,
+                )
+            last = now
             try:
                 self._renew()
             except LeaseError as error:
@@ -443,16 +452,19 @@ class SharedTables:
         self._handed_over = True
         self._stopping = True
         self.registry.stopping = True
-        self._renewer_stop.set()
-        if self._renewer.is_alive():
-            await asyncio.to_thread(self._renewer.join, 5)
         if self._keeper is not None:
             self._keeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._keeper
+        # The tables first, while their leases are still renewed: waiting for the
+        # renewer to stop first could let a lease pass on a busy machine, and the table
+        # would then be left to pass instead of handed over.
         tables = self.registry.owned()
         for table in tables:
             self.registry.forget(table)
+        self._renewer_stop.set()
+        if self._renewer.is_alive():
+            await asyncio.to_thread(self._renewer.join, 5)
         for conn, (session, _) in list(self._sessions.items()):
             self._sessions.pop(conn, None)
             session.close()
