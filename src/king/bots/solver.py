@@ -475,6 +475,8 @@ def _enter(
     if high_bound <= alpha:
         return True, high_bound
     at_start = stack[depth, S_COUNT] == 0
+    if at_start and contract != TRUMPS and _takes_no_more(stack, depth, me):
+        return True, so_far
     stack[depth, F_START] = 1 if at_start else 0
     stack[depth, F_SO_FAR] = so_far
     hinted = -1
@@ -533,6 +535,24 @@ def _enter(
     stack[depth, F_FIRST] = first
     stack[depth, F_MOVES] = moves
     return False, 0
+
+
+def _takes_no_more(stack: Any, depth: int, me: int) -> bool:
+    """Whether ``me`` can be made to take no more tricks, at the start of one (a
+    negative contract: no trumps): in every suit the others hold only cards above all of
+    its own, so a trick they lead is theirs, and ``me``, if it leads, can lead into a
+    suit they hold."""
+    mine = stack[depth, me]
+    others = (stack[depth, 0] | stack[depth, 1] | stack[depth, 2] | stack[depth, 3]) & ~mine
+    escape = stack[depth, S_LEADER] != me
+    for suit in range(4):
+        held = mine & SUITS[suit]
+        against = others & SUITS[suit]
+        if held != 0 and against != 0:
+            if highest(held) > lowest(against):
+                return False
+            escape = True
+    return escape
 
 
 def _leave(stack: Any, depth: int, table: Any, nodes: int) -> int:
@@ -788,6 +808,7 @@ def enumerate_value(state: Any, me: int, contract: int, trump: int, flags: int) 
 #: cost more than half the time of a node before these were inlined.
 INLINE = (
     _enter,
+    _takes_no_more,
     _leave,
     _absorb,
     _copied,
@@ -816,6 +837,7 @@ KERNEL = (
     _place,
     _relative,
     _card_of,
+    _takes_no_more,
     _enter,
     _leave,
     _absorb,
