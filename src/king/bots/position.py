@@ -299,4 +299,7 @@ def from_view(view: SeatView, with_hand: bool = True) -> Any:
 
 
 #: The functions :mod:`king.bots.compiled` compiles (in this order).
+#: Inlined where compiled code calls it (:mod:`king.bots.compiled`).
+INLINE = (play,)
+
 KERNEL = (popcount, highest, lowest, legal, new_state, legal_now, play, distinct)

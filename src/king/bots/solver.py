@@ -40,7 +40,15 @@ from king.bots.position import (
 )
 from king.rules import NO_BOYS, NO_KING, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, TRUMPS
 
-__all__ = ["KERNEL", "enumerate_value", "policy_move", "solve", "solve_moves", "solve_sized"]
+__all__ = [
+    "KERNEL",
+    "enumerate_value",
+    "policy_move",
+    "solve",
+    "solve_in",
+    "solve_moves",
+    "solve_sized",
+]
 
 NEG_INF = -(1 << 40)
 POS_INF = 1 << 40
@@ -356,6 +364,8 @@ F_BEST, F_MOVES, F_FIRST, F_KEY = STATE_SIZE + 4, STATE_SIZE + 5, STATE_SIZE + 6
 F_NODES, F_START, F_MAX, F_SO_FAR = STATE_SIZE + 8, STATE_SIZE + 9, STATE_SIZE + 10, STATE_SIZE + 11
 F_LAST, F_BEST_CARD = STATE_SIZE + 12, STATE_SIZE + 13
 ROW = STATE_SIZE + 14
+#: Rows of the search's stack: a position and its frame for each card still to play.
+STACK_ROWS = 60
 # A row of the transposition table: the position's key, the bounds on its future
 # points, and in T_MOVE its best card last time (as its suit and its rank among the
 # cards left, plus one, in the low bits) with the nodes spent on it above them.  A key
@@ -368,9 +378,11 @@ MOVE_MASK = (1 << MOVE_BITS) - 1
 BUCKET = 4
 # The table starts small (an easy ending touches little memory and zeroes none) and
 # doubles whenever the search has spent GROW_AFTER nodes per row, up to MOST_ROWS
-# (32 MB), so that a hard ending keeps what it learnt.
+# (16 MB: under glibc's largest threshold for mapping memory afresh, so that the
+# memory is reused from one solve to the next; twice as many rows saved 0.1% of the
+# nodes on the hardest endings), so that a hard ending keeps what it learnt.
 FIRST_ROWS = 1 << 9
-MOST_ROWS = 1 << 20
+MOST_ROWS = 1 << 19
 GROW_AFTER = 4
 
 
@@ -427,14 +439,17 @@ def _place(table: Any, key: int) -> int:
     return victim
 
 
-def _grown(table: Any) -> Any:
-    """The table at twice its size, every row moved to its bucket there."""
-    bigger = np.zeros((table.shape[0] * 2, TABLE_ROW), dtype=np.int64)
-    for slot in range(table.shape[0]):
-        key = table[slot, T_KEY]
+def _grow(space: Any, rows: int) -> int:
+    """Double the table in the first ``rows`` rows of ``space``, every row moved to its
+    bucket in the larger one; its new size."""
+    old = space[:rows].copy()
+    bigger = space[: 2 * rows]
+    bigger[:] = 0
+    for slot in range(rows):
+        key = old[slot, T_KEY]
         if key != 0:
-            bigger[_place(bigger, key)] = table[slot]
-    return bigger
+            bigger[_place(bigger, key)] = old[slot]
+    return 2 * rows
 
 
 def _enter(
@@ -612,14 +627,16 @@ def _search(
     flags: int,
     alpha: int,
     beta: int,
-    table: Any,
+    space: Any,
+    rows: int,
     counter: Any,
-    most_rows: int,
-) -> tuple[int, Any]:
+) -> tuple[int, int]:
     """Alpha-beta from ``stack[0]`` for ``me`` (maximising) against the other three
-    (minimising), with a transposition table at trick starts: the value and the table
-    (a larger one when it grew).  Iterative, with an explicit stack of positions and
-    their frames, so that it compiles and caches cleanly."""
+    (minimising), with a transposition table at trick starts (the first ``rows`` rows
+    of ``space``): the value and the table's size (larger when it grew).  Iterative,
+    with an explicit stack of positions and their frames, so that it compiles and
+    caches cleanly."""
+    table = space[:rows]
     depth = 0
     # The card that last cut the search off at each depth, tried early there (killers).
     killers = np.full(64, -1, dtype=np.int64)
@@ -635,7 +652,7 @@ def _search(
                 stack[depth, F_NODES] = counter[0]
             else:
                 if depth == 0:
-                    return value, table
+                    return value, rows
                 depth -= 1
                 entering = False
                 _absorb(stack, depth, value)
@@ -671,21 +688,16 @@ def _search(
             entering = True
             continue
         value = _leave(stack, depth, table, counter[0])
-        if counter[0] > GROW_AFTER * table.shape[0] and table.shape[0] < most_rows:
-            table = _grown(table)
+        if counter[0] > GROW_AFTER * rows and rows < space.shape[0]:
+            rows = _grow(space, rows)
+            table = space[:rows]
         if depth == 0:
-            return value, table
+            return value, rows
         depth -= 1
         _absorb(stack, depth, value)
         if stack[depth, F_ALPHA] >= stack[depth, F_BETA]:
             killers[depth] = stack[depth, F_LAST]
         entering = False
-
-
-def _new_table(rows: int) -> Any:
-    """An empty transposition table (a row whose key is 0 is empty: :func:`_key` is
-    never 0)."""
-    return np.zeros((rows, TABLE_ROW), dtype=np.int64)
 
 
 def _guess(state: Any, me: int, contract: int, trump: int, flags: int) -> int:
@@ -706,24 +718,25 @@ def _guess(state: Any, me: int, contract: int, trump: int, flags: int) -> int:
 
 def _mtdf(
     stack: Any, me: int, contract: int, trump: int, flags: int, guess: int,
-    table: Any, counter: Any, most_rows: int,
-) -> tuple[int, Any]:  # fmt: skip
+    space: Any, rows: int, counter: Any,
+) -> tuple[int, int]:  # fmt: skip
     """The exact value of ``stack[0]`` by zero-window searches that close in on it from
     ``guess`` (MTD(f)): each window is one point wide, so most of the tree is cut, and
-    the table keeps what each search learnt for the next.  The value and the table."""
+    the table keeps what each search learnt for the next.  The value and the table's
+    size."""
     lower = NEG_INF
     upper = POS_INF
     value = guess
     while lower < upper:
         beta = value + 1 if value == lower else value
-        value, table = _search(
-            stack, me, contract, trump, flags, beta - 1, beta, table, counter, most_rows
+        value, rows = _search(
+            stack, me, contract, trump, flags, beta - 1, beta, space, rows, counter
         )
         if value < beta:
             upper = value
         else:
             lower = value
-    return value, table
+    return value, rows
 
 
 def solve(state: Any, me: int, contract: int, trump: int, flags: int) -> tuple[int, int]:
@@ -740,20 +753,34 @@ def solve_sized(
     """As :func:`solve`, with a table of ``first_rows`` rows that may grow to
     ``most_rows`` (powers of two, at least ``BUCKET``): the value does not depend on
     them, only the nodes searched."""
-    stack = np.empty((60, ROW), dtype=np.int64)
+    stack = np.empty((STACK_ROWS, ROW), dtype=np.int64)
+    space = np.empty((most_rows, TABLE_ROW), dtype=np.int64)
+    return solve_in(stack, space, state, me, contract, trump, flags, first_rows)
+
+
+def solve_in(
+    stack: Any, space: Any, state: Any, me: int, contract: int, trump: int, flags: int,
+    first_rows: int,
+) -> tuple[int, int]:  # fmt: skip
+    """As :func:`solve_sized`, in memory the caller gives: ``stack`` (``STACK_ROWS`` ×
+    ``ROW``) and ``space``, as many table rows as the table may grow to (neither need
+    be cleared).  :mod:`king.bots.compiled` gives it memory that numba does not count
+    references to."""
     stack[0, :STATE_SIZE] = state
-    table = _new_table(first_rows)
+    space[:first_rows] = 0
     counter = np.zeros(1, dtype=np.int64)
     guess = _guess(state, me, contract, trump, flags)
-    value, _ = _mtdf(stack, me, contract, trump, flags, guess, table, counter, most_rows)
+    value, _ = _mtdf(stack, me, contract, trump, flags, guess, space, first_rows, counter)
     return value, counter[0]
 
 
 def solve_moves(state: Any, me: int, contract: int, trump: int, flags: int, out: Any) -> int:
     """Solve every legal card of ``me`` (to move in ``state``): ``out[card]`` gets the
     exact value after playing it.  Returns the nodes searched."""
-    stack = np.empty((60, ROW), dtype=np.int64)
-    table = _new_table(FIRST_ROWS)
+    stack = np.empty((STACK_ROWS, ROW), dtype=np.int64)
+    space = np.empty((MOST_ROWS, TABLE_ROW), dtype=np.int64)
+    rows = FIRST_ROWS
+    space[:rows] = 0
     counter = np.zeros(1, dtype=np.int64)
     cards = legal_now(state, contract, trump, flags)
     while cards != 0:
@@ -762,9 +789,7 @@ def solve_moves(state: Any, me: int, contract: int, trump: int, flags: int, out:
         stack[0, :STATE_SIZE] = state
         play(stack[0], card, contract, trump, flags)
         guess = _guess(stack[0, :STATE_SIZE], me, contract, trump, flags)
-        out[card], table = _mtdf(
-            stack, me, contract, trump, flags, guess, table, counter, MOST_ROWS
-        )
+        out[card], rows = _mtdf(stack, me, contract, trump, flags, guess, space, rows, counter)
     return counter[0]
 
 
@@ -842,13 +867,13 @@ KERNEL = (
     _leave,
     _absorb,
     _copied,
-    _grown,
+    _grow,
     _search,
-    _new_table,
     _guess,
     _mtdf,
     solve,
     solve_sized,
+    solve_in,
     solve_moves,
     enumerate_value,
 )
