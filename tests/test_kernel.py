@@ -252,6 +252,48 @@ def test_the_solver_agrees_with_plain_enumeration_on_many_endings(tricks_left: i
     assert checked > (250 if tricks_left == 4 else 50)
 
 
+def test_the_solver_agrees_with_plain_enumeration_where_a_seat_may_take_no_more() -> None:
+    """Endings made to test when a seat is settled as taking no more tricks: a few cards
+    in one to four suits (so that one side often holds only higher cards of a suit),
+    every negative contract and set of optional rules, sometimes with no heart played
+    yet (a heart may not be led then in No Hearts and No King) or inside a trick.  Such
+    endings found a wrong settlement that thousands of endings from real play had not."""
+    rng = random.Random(11)
+    checked = 0
+    settled = 0
+    negatives = [c.code for c in Contract if c.code != Contract.TRUMPS.code]
+    for trial in range(20000):
+        each = rng.choice((2, 3, 4))
+        suits = rng.sample(range(4), rng.choice((1, 2, 2, 3, 4)))
+        pool = [suit * 13 + rank for suit in suits for rank in range(13)]
+        if len(pool) < 4 * each:
+            continue
+        hands = np.zeros(4, dtype=np.int64)
+        for n, card in enumerate(rng.sample(pool, 4 * each)):
+            hands[n % 4] |= np.int64(1) << card
+        state = K.new_state(hands, rng.randrange(4))
+        code = rng.choice(negatives)
+        flags = TOGGLE_SETS[trial % len(TOGGLE_SETS)].flags
+        played = FULL_MASK & ~int(hands[0] | hands[1] | hands[2] | hands[3])
+        if rng.random() < 0.5:
+            played &= ~int(K.HEARTS)
+        state[K.S_PLAYED] = played
+        state[K.S_TRICKS] = 13 - each
+        for _ in range(rng.randrange(4)):
+            legal = K.legal_now(state, code, -1, flags)
+            K.play(state, rng.choice([c for c in range(52) if legal >> c & 1]), code, -1, flags)
+        if state[K.S_OVER]:
+            continue
+        me = rng.randrange(4)
+        value, _ = compiled.solve(state.copy(), me, code, -1, flags)
+        plain = compiled.enumerate_value(state.copy(), me, code, -1, flags)
+        assert value == plain, (trial, code, flags, me, state.tolist())
+        checked += 1
+        settled += solver._takes_no_more(state.reshape(1, -1), 0, me, code, flags)
+    assert checked > 18000
+    assert settled > 1500, settled  # settled at the root, not only deeper in the search
+
+
 def test_the_solvers_table_size_changes_the_work_not_the_value() -> None:
     """A table of one bucket (every position fighting for four rows), one that starts
     at one bucket and doubles many times during the search (every row moved to its new

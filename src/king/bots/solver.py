@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from king.bots.position import (
+    F_FORCED,
     LOW13,
     PENALTY,
     S_COUNT,
@@ -490,7 +491,7 @@ def _enter(
     if high_bound <= alpha:
         return True, high_bound
     at_start = stack[depth, S_COUNT] == 0
-    if at_start and contract != TRUMPS and _takes_no_more(stack, depth, me):
+    if contract != TRUMPS and _takes_no_more(stack, depth, me, contract, flags):
         return True, so_far
     stack[depth, F_START] = 1 if at_start else 0
     stack[depth, F_SO_FAR] = so_far
@@ -552,21 +553,50 @@ def _enter(
     return False, 0
 
 
-def _takes_no_more(stack: Any, depth: int, me: int) -> bool:
-    """Whether ``me`` can be made to take no more tricks, at the start of one (a
-    negative contract: no trumps): in every suit the others hold only cards above all of
-    its own, so a trick they lead is theirs, and ``me``, if it leads, can lead into a
-    suit they hold."""
+def _takes_no_more(stack: Any, depth: int, me: int, contract: int, flags: int) -> bool:
+    """Whether ``me`` can be made to take no more tricks in a negative contract (no
+    trumps, so only a higher card of the suit led beats a card).
+
+    In every suit, the others hold only cards above the ``k`` lowest of ``me``'s, ``k``
+    the fewer of the two sides' cards there (all of ``me``'s when a forced penalty card
+    may take its choice of discard away): a trick they lead in it is theirs, ``me``
+    following with its lowest card, and they run out of the suit before those cards do,
+    whatever they discard; ``me`` discards its highest cards.  And ``me`` does not take
+    this trick: it may lead into a suit they hold, or the trick is led and ``me`` has
+    already lost it or has a card of the suit led under its top (its lowest, which it
+    plays: the rest are judged without it), or none."""
     mine = stack[depth, me]
     others = (stack[depth, 0] | stack[depth, 1] | stack[depth, 2] | stack[depth, 3]) & ~mine
-    escape = stack[depth, S_LEADER] != me
+    count = stack[depth, S_COUNT]
+    leads = 0
+    if count == 0:
+        escape = stack[depth, S_LEADER] != me
+        if not escape:
+            leads = legal(mine, 0, -1, stack[depth, S_PLAYED], contract, -1, flags)
+    elif stack[depth, S_TOP_SEAT] == me:
+        return False
+    elif (me - stack[depth, S_LEADER]) % 4 < count:
+        escape = True  # played, and not on top: it only sinks as the trick goes on
+    else:
+        following = mine & SUITS[stack[depth, S_LED]]
+        escape = following == 0 or lowest(following) < stack[depth, S_TOP]
+        if following != 0 and not flags & F_FORCED:
+            mine &= ~(np.int64(1) << lowest(following))  # what it follows with
+    strict = flags & F_FORCED
     for suit in range(4):
         held = mine & SUITS[suit]
         against = others & SUITS[suit]
         if held != 0 and against != 0:
             if highest(held) > lowest(against):
-                return False
-            escape = True
+                if strict:
+                    return False
+                guarded = held
+                for _ in range(popcount(held) - popcount(against)):
+                    guarded &= ~(np.int64(1) << highest(guarded))
+                if highest(guarded) > lowest(against):
+                    return False
+            if leads & SUITS[suit]:
+                escape = True
     return escape
 
 
