@@ -298,8 +298,8 @@ def from_view(view: SeatView, with_hand: bool = True) -> Any:
     return state
 
 
-#: The functions :mod:`king.bots.compiled` compiles (in this order).
 #: Inlined where compiled code calls it (:mod:`king.bots.compiled`).
 INLINE = (play,)
 
+#: The functions :mod:`king.bots.compiled` compiles (in this order).
 KERNEL = (popcount, highest, lowest, legal, new_state, legal_now, play, distinct)

@@ -568,6 +568,7 @@ def _takes_no_more(stack: Any, depth: int, me: int, contract: int, flags: int) -
     mine = stack[depth, me]
     others = (stack[depth, 0] | stack[depth, 1] | stack[depth, 2] | stack[depth, 3]) & ~mine
     count = stack[depth, S_COUNT]
+    strict = flags & F_FORCED
     leads = 0
     if count == 0:
         escape = stack[depth, S_LEADER] != me
@@ -580,9 +581,8 @@ def _takes_no_more(stack: Any, depth: int, me: int, contract: int, flags: int) -
     else:
         following = mine & SUITS[stack[depth, S_LED]]
         escape = following == 0 or lowest(following) < stack[depth, S_TOP]
-        if following != 0 and not flags & F_FORCED:
+        if following != 0 and not strict:
             mine &= ~(np.int64(1) << lowest(following))  # what it follows with
-    strict = flags & F_FORCED
     for suit in range(4):
         held = mine & SUITS[suit]
         against = others & SUITS[suit]
