@@ -15,8 +15,8 @@ import numpy as np
 
 from king.bots.position import (
     F_FORCED,
-    LOW13,
     PENALTY,
+    POP13,
     S_COUNT,
     S_LEADER,
     S_LED,
@@ -254,15 +254,6 @@ def policy_move(state: Any, contract: int, trump: int, flags: int) -> int:
     )
 
 
-def _beats(card: int, top: int, trump: int) -> bool:
-    """Whether ``card`` would win the trick over ``top``, the card winning it now."""
-    if top < 0:
-        return True
-    if card // 13 == top // 13:
-        return card > top
-    return card // 13 == trump
-
-
 def _lowest_rank(cards: int) -> int:
     """The card of lowest rank, whatever its suit."""
     best = -1
@@ -285,13 +276,13 @@ def coalition_move(stack: Any, depth: int, moves: int, me: int, contract: int, t
     penalty = PENALTY[contract]
     if count == 0:
         return highest(moves) if contract == TRUMPS else _lowest_rank(moves)
-    under = 0
-    cards = moves
-    while cards != 0:
-        card = lowest(cards)
-        cards &= ~(np.int64(1) << card)
-        if not _beats(card, top, trump):
-            under |= np.int64(1) << card
+    # The cards that would not take the trick from the card on top: all but its suit's
+    # higher ones and, unless it is a trump itself, the trumps.
+    top_suit = top // 13
+    beating = SUITS[top_suit] & ~((np.int64(2) << top) - 1)
+    if trump >= 0 and trump != top_suit:
+        beating |= SUITS[trump]
+    under = moves & ~beating
     if contract == TRUMPS:
         if winning_me and under != moves:
             return lowest(moves & ~under)  # the cheapest card that takes it from me
@@ -313,6 +304,21 @@ def coalition_move(stack: Any, depth: int, moves: int, me: int, contract: int, t
 # -- the exact solver ----------------------------------------------------------------
 
 
+def _squeeze_table() -> Any:
+    """SQUEEZE[out << 7 | bits]: the bits of the 7-bit ``bits`` where ``out`` is set,
+    packed down (what a bit-extract instruction does; numba has none portable)."""
+    table = np.zeros(1 << 14, dtype=np.uint8)
+    for out in range(1 << 7):
+        ranks = [rank for rank in range(7) if out >> rank & 1]
+        for bits in range(1 << 7):
+            table[out << 7 | bits] = sum(1 << i for i, rank in enumerate(ranks) if bits >> rank & 1)
+    return table
+
+
+#: Read by :func:`_squeezed`: 16 KB, so the table stays in the fastest cache.
+SQUEEZE = _squeeze_table()
+
+
 def _mix(value: int) -> int:
     value ^= (value >> 33) & 0x7FFFFFFF
     value *= -49064778989728563  # 0xff51afd7ed558ccd as int64
@@ -320,6 +326,14 @@ def _mix(value: int) -> int:
     value *= -4265267296055464877  # 0xc4ceb9fe1a85ec53 as int64
     value ^= (value >> 32) & 0xFFFFFFFF
     return value
+
+
+def _squeezed(bits: int, out: int) -> int:
+    """The bits of the 13-bit ``bits`` where the 13-bit ``out`` is set, packed down
+    (a card's rank among the cards still out), by two 7-bit lookups."""
+    low = SQUEEZE[(out & 0x7F) << 7 | (bits & 0x7F)]
+    high = SQUEEZE[(out >> 7) << 7 | (bits >> 7)]
+    return np.int64(low) | np.int64(high) << POP13[out & 0x7F]
 
 
 def _key(stack: Any, depth: int, contract: int) -> int:
@@ -340,20 +354,18 @@ def _key(stack: Any, depth: int, contract: int) -> int:
     for suit in range(4):
         shift = 13 * suit
         field = (out >> shift) & 0x1FFF
-        h1 = (stack[depth, 1] >> shift) & 0x1FFF
-        h2 = (stack[depth, 2] >> shift) & 0x1FFF
-        h3 = (stack[depth, 3] >> shift) & 0x1FFF
-        table = (trick >> shift) & 0x1FFF
-        marks = (penalty >> shift) & 0x1FFF
-        code = 1
-        while field != 0:
-            rank = LOW13[field]
-            field &= field - 1
-            # where: 0-3 the hand holding it, 4 on the table
-            where = ((h1 >> rank) & 1) + 2 * ((h2 >> rank) & 1) + 3 * ((h3 >> rank) & 1)
-            where += 4 * ((table >> rank) & 1)
-            code = (code << 4) | (where << 1) | ((marks >> rank) & 1)
+        # How many cards of the suit are out, and which of them (in rank order) seats
+        # 1-3 hold and which are penalty cards; seat 0 holds the rest.
+        code = (
+            POP13[field]
+            | _squeezed((stack[depth, 1] >> shift) & 0x1FFF, field) << 4
+            | _squeezed((stack[depth, 2] >> shift) & 0x1FFF, field) << 17
+            | _squeezed((stack[depth, 3] >> shift) & 0x1FFF, field) << 30
+            | _squeezed((penalty >> shift) & 0x1FFF, field) << 43
+        )
         key = _mix(key ^ (code + (suit + 1) * 0x9E3779B1))
+        if trick != 0:  # which of them are on the table
+            key = _mix(key ^ _squeezed((trick >> shift) & 0x1FFF, field) + 0x5851F42D)
     return key if key != 0 else 1  # 0 marks an empty row
 
 
@@ -491,19 +503,15 @@ def _enter(
     if high_bound <= alpha:
         return True, high_bound
     at_start = stack[depth, S_COUNT] == 0
-    if contract != TRUMPS and _takes_no_more(stack, depth, me, contract, flags):
-        return True, so_far
     stack[depth, F_START] = 1 if at_start else 0
     stack[depth, F_SO_FAR] = so_far
     hinted = -1
+    # The table first: most trick starts the search comes back to are settled there.
     if at_start:
         key = _key(stack, depth, contract)
         stack[depth, F_KEY] = key
         slot = _find(table, key)
         if slot >= 0:
-            move = (table[slot, T_MOVE] & MOVE_MASK) - 1
-            if move >= 0:
-                hinted = _card_of(stack, depth, move)
             low = table[slot, T_LOW] + so_far
             high = table[slot, T_HIGH] + so_far
             if low >= beta:
@@ -516,6 +524,11 @@ def _enter(
                 beta = high
             if alpha >= beta:
                 return True, alpha
+            move = (table[slot, T_MOVE] & MOVE_MASK) - 1
+            if move >= 0:
+                hinted = _card_of(stack, depth, move)
+    if contract != TRUMPS and _takes_no_more(stack, depth, me, contract, flags):
+        return True, so_far
     stack[depth, F_ALPHA] = alpha
     stack[depth, F_BETA] = beta
     stack[depth, F_ALPHA0] = alpha
@@ -569,24 +582,20 @@ def _takes_no_more(stack: Any, depth: int, me: int, contract: int, flags: int) -
     others = (stack[depth, 0] | stack[depth, 1] | stack[depth, 2] | stack[depth, 3]) & ~mine
     count = stack[depth, S_COUNT]
     strict = flags & F_FORCED
-    leads = 0
-    if count == 0:
-        escape = stack[depth, S_LEADER] != me
-        if not escape:
-            leads = legal(mine, 0, -1, stack[depth, S_PLAYED], contract, -1, flags)
-    elif stack[depth, S_TOP_SEAT] == me:
-        return False
-    elif (me - stack[depth, S_LEADER]) % 4 < count:
-        escape = True  # played, and not on top: it only sinks as the trick goes on
-    else:
-        following = mine & SUITS[stack[depth, S_LED]]
-        escape = following == 0 or lowest(following) < stack[depth, S_TOP]
-        if following != 0 and not strict:
-            mine &= ~(np.int64(1) << lowest(following))  # what it follows with
+    following = 0
+    if count > 0:
+        if stack[depth, S_TOP_SEAT] == me:
+            return False
+        if (me - stack[depth, S_LEADER]) % 4 >= count:  # still to play to this trick
+            following = mine & SUITS[stack[depth, S_LED]]
+            if following != 0 and not strict:
+                mine &= ~(np.int64(1) << lowest(following))  # what it follows with
+    both = 0  # the suits both sides hold
     for suit in range(4):
         held = mine & SUITS[suit]
         against = others & SUITS[suit]
         if held != 0 and against != 0:
+            both |= SUITS[suit]
             if highest(held) > lowest(against):
                 if strict:
                     return False
@@ -595,9 +604,14 @@ def _takes_no_more(stack: Any, depth: int, me: int, contract: int, flags: int) -
                     guarded &= ~(np.int64(1) << highest(guarded))
                 if highest(guarded) > lowest(against):
                     return False
-            if leads & SUITS[suit]:
-                escape = True
-    return escape
+    if count == 0:
+        if stack[depth, S_LEADER] != me:
+            return True
+        leads = legal(mine, 0, -1, stack[depth, S_PLAYED], contract, -1, flags)
+        return leads & both != 0
+    if (me - stack[depth, S_LEADER]) % 4 < count:
+        return True  # played, and not on top: it only sinks as the trick goes on
+    return following == 0 or lowest(following) < stack[depth, S_TOP]
 
 
 def _leave(stack: Any, depth: int, table: Any, nodes: int) -> int:
@@ -869,6 +883,7 @@ INLINE = (
     _copied,
     _find,
     _place,
+    _squeezed,
     _key,
     _card_of,
     _relative,
@@ -883,10 +898,10 @@ KERNEL = (
     _policy_lead_negative,
     _policy_trumps,
     policy_move,
-    _beats,
     _lowest_rank,
     coalition_move,
     _mix,
+    _squeezed,
     _key,
     _find,
     _place,
