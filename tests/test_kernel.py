@@ -328,3 +328,27 @@ def test_equivalent_cards_are_reduced_only_when_truly_equivalent() -> None:
     # KS and QS differ in penalty; QS and JS too; JS and 9S are adjacent once TS is gone.
     assert kept == CardSet.parse("KS QS JS")
     assert CardSet(int(K.distinct(hand, earlier, 0))) == CardSet.parse("KS")
+
+
+def test_equivalent_cards_match_their_definition_on_random_hands() -> None:
+    """The mask arithmetic of ``distinct`` (ranks packed down among the cards not yet
+    played) against its definition card by card: a card goes when the next card up in
+    its suit that is not gone is one of the hand's, with the same penalty status."""
+    rng = random.Random(17)
+    penalties = [int(mask) for mask in K.PENALTY]
+    for _ in range(3000):
+        hand = rng.getrandbits(52) & rng.getrandbits(52)
+        earlier = rng.getrandbits(52) & ~hand
+        penalty = rng.choice(penalties)
+        expected = 0
+        for card in range(52):
+            if not hand >> card & 1:
+                continue
+            above = next(
+                (up for up in range(card + 1, (card // 13 + 1) * 13) if not earlier >> up & 1),
+                -1,
+            )
+            same = above >= 0 and (penalty >> above & 1) == (penalty >> card & 1)
+            if not (above >= 0 and hand >> above & 1 and same):
+                expected |= 1 << card
+        assert int(K.distinct(hand, earlier, penalty)) == expected, (hand, earlier, penalty)

@@ -37,6 +37,7 @@ from king.view import SeatView
 __all__ = [
     "STATE_SIZE",
     "KERNEL",
+    "deposited",
     "distinct",
     "from_view",
     "highest",
@@ -46,6 +47,7 @@ __all__ = [
     "new_state",
     "play",
     "popcount",
+    "squeezed",
 ]
 
 
@@ -74,6 +76,26 @@ FIELD = 0x1FFF
 POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int64)
 HIGH13 = np.array([i.bit_length() - 1 for i in range(1 << 13)], dtype=np.int64)
 LOW13 = np.array([(i & -i).bit_length() - 1 for i in range(1 << 13)], dtype=np.int64)
+
+
+def _chunk_tables() -> tuple[Any, Any]:
+    """SQUEEZE[out << 7 | bits]: the bits of the 7-bit ``bits`` where ``out`` is set,
+    packed down; DEPOSIT[out << 7 | bits]: the low bits of ``bits`` spread back over
+    the set bits of ``out`` (what bit-extract and bit-deposit instructions do; numba
+    has neither portably)."""
+    squeeze = np.zeros(1 << 14, dtype=np.uint8)
+    deposit = np.zeros(1 << 14, dtype=np.uint8)
+    for out in range(1 << 7):
+        ranks = [rank for rank in range(7) if out >> rank & 1]
+        for bits in range(1 << 7):
+            squeeze[out << 7 | bits] = sum(1 << i for i, r in enumerate(ranks) if bits >> r & 1)
+            deposit[out << 7 | bits] = sum(1 << r for i, r in enumerate(ranks) if bits >> i & 1)
+    return squeeze, deposit
+
+
+#: Read by :func:`squeezed` and :func:`deposited`: 16 KB each, so they stay in the
+#: fastest cache.
+SQUEEZE, DEPOSIT = _chunk_tables()
 F_FORCED = FLAG_FORCED_PENALTY
 F_EARLY = FLAG_EARLY_END
 F_OVERRUFF = FLAG_OVERRUFF
@@ -246,25 +268,36 @@ def play(state: Any, card: CardId, contract: int, trump: int, flags: int) -> Non
 # -- equivalent cards ----------------------------------------------------------------
 
 
+def squeezed(bits: int, out: int) -> int:
+    """The bits of the 13-bit ``bits`` where the 13-bit ``out`` is set, packed down
+    (a card's rank among the cards still out), by two 7-bit lookups."""
+    low = SQUEEZE[(out & 0x7F) << 7 | (bits & 0x7F)]
+    high = SQUEEZE[(out >> 7) << 7 | (bits >> 7)]
+    return np.int64(low) | np.int64(high) << POP13[out & 0x7F]
+
+
+def deposited(bits: int, out: int) -> int:
+    """The inverse of :func:`squeezed`: the low bits of ``bits`` put back on the set
+    bits of the 13-bit ``out``."""
+    split = POP13[out & 0x7F]
+    low = DEPOSIT[(out & 0x7F) << 7 | (bits & ((np.int64(1) << split) - 1))]
+    high = DEPOSIT[(out >> 7) << 7 | ((bits >> split) & 0x7F)]
+    return np.int64(low) | np.int64(high) << 7
+
+
 def distinct(cards: Mask, earlier: Mask, penalty: Mask) -> Mask:
     """Drop cards equivalent to a higher one kept: same suit, same penalty status, and
-    every card between them already played in an earlier trick."""
+    every card between them already played in an earlier trick.  Per suit, among the
+    cards not played earlier (ranks packed down), a card goes when the card just above
+    it is also one of ``cards`` with the same status."""
     kept = np.int64(0)
     for suit in range(4):
-        field = cards & SUITS[suit]
-        previous = -1
-        while field != 0:
-            card = highest(field)
-            bit = np.int64(1) << card
-            field ^= bit
-            if previous >= 0:
-                between = ((np.int64(1) << previous) - 1) & ~((np.int64(2) << card) - 1)
-                same_status = ((penalty >> card) & 1) == ((penalty >> previous) & 1)
-                if between & ~earlier == 0 and same_status:
-                    previous = card
-                    continue
-            kept |= bit
-            previous = card
+        shift = 13 * suit
+        around = ~(earlier >> shift) & FIELD
+        mine = squeezed((cards >> shift) & FIELD, around)
+        marks = squeezed((penalty >> shift) & FIELD, around)
+        dropped = mine & (mine >> 1) & ~(marks ^ (marks >> 1))
+        kept |= np.int64(deposited(mine & ~dropped, around)) << shift
     return kept
 
 
@@ -299,7 +332,18 @@ def from_view(view: SeatView, with_hand: bool = True) -> Any:
 
 
 #: Inlined where compiled code calls it (:mod:`king.bots.compiled`).
-INLINE = (play,)
+INLINE = (play, squeezed, deposited)
 
 #: The functions :mod:`king.bots.compiled` compiles (in this order).
-KERNEL = (popcount, highest, lowest, legal, new_state, legal_now, play, distinct)
+KERNEL = (
+    popcount,
+    highest,
+    lowest,
+    legal,
+    new_state,
+    legal_now,
+    play,
+    squeezed,
+    deposited,
+    distinct,
+)

@@ -38,6 +38,7 @@ from king.bots.position import (
     lowest,
     play,
     popcount,
+    squeezed,
 )
 from king.rules import NO_BOYS, NO_KING, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, TRUMPS
 
@@ -304,21 +305,6 @@ def coalition_move(stack: Any, depth: int, moves: int, me: int, contract: int, t
 # -- the exact solver ----------------------------------------------------------------
 
 
-def _squeeze_table() -> Any:
-    """SQUEEZE[out << 7 | bits]: the bits of the 7-bit ``bits`` where ``out`` is set,
-    packed down (what a bit-extract instruction does; numba has none portable)."""
-    table = np.zeros(1 << 14, dtype=np.uint8)
-    for out in range(1 << 7):
-        ranks = [rank for rank in range(7) if out >> rank & 1]
-        for bits in range(1 << 7):
-            table[out << 7 | bits] = sum(1 << i for i, rank in enumerate(ranks) if bits >> rank & 1)
-    return table
-
-
-#: Read by :func:`_squeezed`: 16 KB, so the table stays in the fastest cache.
-SQUEEZE = _squeeze_table()
-
-
 def _mix(value: int) -> int:
     value ^= (value >> 33) & 0x7FFFFFFF
     value *= -49064778989728563  # 0xff51afd7ed558ccd as int64
@@ -326,14 +312,6 @@ def _mix(value: int) -> int:
     value *= -4265267296055464877  # 0xc4ceb9fe1a85ec53 as int64
     value ^= (value >> 32) & 0xFFFFFFFF
     return value
-
-
-def _squeezed(bits: int, out: int) -> int:
-    """The bits of the 13-bit ``bits`` where the 13-bit ``out`` is set, packed down
-    (a card's rank among the cards still out), by two 7-bit lookups."""
-    low = SQUEEZE[(out & 0x7F) << 7 | (bits & 0x7F)]
-    high = SQUEEZE[(out >> 7) << 7 | (bits >> 7)]
-    return np.int64(low) | np.int64(high) << POP13[out & 0x7F]
 
 
 def _key(stack: Any, depth: int, contract: int) -> int:
@@ -358,14 +336,14 @@ def _key(stack: Any, depth: int, contract: int) -> int:
         # 1-3 hold and which are penalty cards; seat 0 holds the rest.
         code = (
             POP13[field]
-            | _squeezed((stack[depth, 1] >> shift) & 0x1FFF, field) << 4
-            | _squeezed((stack[depth, 2] >> shift) & 0x1FFF, field) << 17
-            | _squeezed((stack[depth, 3] >> shift) & 0x1FFF, field) << 30
-            | _squeezed((penalty >> shift) & 0x1FFF, field) << 43
+            | squeezed((stack[depth, 1] >> shift) & 0x1FFF, field) << 4
+            | squeezed((stack[depth, 2] >> shift) & 0x1FFF, field) << 17
+            | squeezed((stack[depth, 3] >> shift) & 0x1FFF, field) << 30
+            | squeezed((penalty >> shift) & 0x1FFF, field) << 43
         )
         key = _mix(key ^ (code + (suit + 1) * 0x9E3779B1))
         if trick != 0:  # which of them are on the table
-            key = _mix(key ^ _squeezed((trick >> shift) & 0x1FFF, field) + 0x5851F42D)
+            key = _mix(key ^ squeezed((trick >> shift) & 0x1FFF, field) + 0x5851F42D)
     return key if key != 0 else 1  # 0 marks an empty row
 
 
@@ -883,7 +861,6 @@ INLINE = (
     _copied,
     _find,
     _place,
-    _squeezed,
     _key,
     _card_of,
     _relative,
@@ -901,7 +878,6 @@ KERNEL = (
     _lowest_rank,
     coalition_move,
     _mix,
-    _squeezed,
     _key,
     _find,
     _place,
