@@ -83,14 +83,15 @@ def _chunk_tables() -> tuple[Any, Any]:
     packed down; DEPOSIT[out << 7 | bits]: the low bits of ``bits`` spread back over
     the set bits of ``out`` (what bit-extract and bit-deposit instructions do; numba
     has neither portably)."""
-    squeeze = np.zeros(1 << 14, dtype=np.uint8)
-    deposit = np.zeros(1 << 14, dtype=np.uint8)
+    bits = np.arange(1 << 7)
+    squeeze = np.zeros((1 << 7, 1 << 7), dtype=np.uint8)
+    deposit = np.zeros((1 << 7, 1 << 7), dtype=np.uint8)
     for out in range(1 << 7):
         ranks = [rank for rank in range(7) if out >> rank & 1]
-        for bits in range(1 << 7):
-            squeeze[out << 7 | bits] = sum(1 << i for i, r in enumerate(ranks) if bits >> r & 1)
-            deposit[out << 7 | bits] = sum(1 << r for i, r in enumerate(ranks) if bits >> i & 1)
-    return squeeze, deposit
+        for i, rank in enumerate(ranks):
+            squeeze[out] |= ((bits >> rank & 1) << i).astype(np.uint8)
+            deposit[out] |= ((bits >> i & 1) << rank).astype(np.uint8)
+    return squeeze.ravel(), deposit.ravel()
 
 
 #: Read by :func:`squeezed` and :func:`deposited`: 16 KB each, so they stay in the

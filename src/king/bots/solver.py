@@ -560,11 +560,12 @@ def _takes_no_more(stack: Any, depth: int, me: int, contract: int, flags: int) -
     others = (stack[depth, 0] | stack[depth, 1] | stack[depth, 2] | stack[depth, 3]) & ~mine
     count = stack[depth, S_COUNT]
     strict = flags & F_FORCED
+    played = (me - stack[depth, S_LEADER]) % 4 < count  # already, to this trick
     following = 0
     if count > 0:
         if stack[depth, S_TOP_SEAT] == me:
             return False
-        if (me - stack[depth, S_LEADER]) % 4 >= count:  # still to play to this trick
+        if not played:
             following = mine & SUITS[stack[depth, S_LED]]
             if following != 0 and not strict:
                 mine &= ~(np.int64(1) << lowest(following))  # what it follows with
@@ -587,8 +588,8 @@ def _takes_no_more(stack: Any, depth: int, me: int, contract: int, flags: int) -
             return True
         leads = legal(mine, 0, -1, stack[depth, S_PLAYED], contract, -1, flags)
         return leads & both != 0
-    if (me - stack[depth, S_LEADER]) % 4 < count:
-        return True  # played, and not on top: it only sinks as the trick goes on
+    if played:
+        return True  # not on top: it only sinks as the trick goes on
     return following == 0 or lowest(following) < stack[depth, S_TOP]
 
 
