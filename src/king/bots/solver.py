@@ -357,15 +357,25 @@ F_LAST, F_BEST_CARD = STATE_SIZE + 12, STATE_SIZE + 13
 ROW = STATE_SIZE + 14
 #: Rows of the search's stack: a position and its frame for each card still to play.
 STACK_ROWS = 60
-# A row of the transposition table: the position's key, the bounds on its future
-# points, and in T_MOVE its best card last time (as its suit and its rank among the
-# cards left, plus one, in the low bits) with the nodes spent on it above them.  A key
-# lives in the bucket of BUCKET rows its low bits name; a full bucket gives up its
-# cheapest row (the one whose loss costs least to search again).
-T_KEY, T_LOW, T_HIGH, T_MOVE = 0, 1, 2, 3
-TABLE_ROW = 4
+# A row of the transposition table is two words: the position's key, and T_DATA
+# packing the bounds on its future points (16 bits each, offset by BOUND_ZERO; the
+# ends of the range mean no bound), its best card last time (as its suit and its rank
+# among the cards left, plus one; 7 bits) and above them the nodes spent on it
+# (saturating).  A key lives in the bucket of BUCKET rows its low bits name (64
+# bytes: one cache line); a full bucket gives up its cheapest row (the one whose loss
+# costs least to search again).
+T_KEY, T_DATA = 0, 1
+TABLE_ROW = 2
+BOUND_ZERO = 1 << 15
+NO_LOW = 0
+NO_HIGH = (1 << 16) - 1
+HIGH_SHIFT = 16
+MOVE_SHIFT = 32
 MOVE_BITS = 7
 MOVE_MASK = (1 << MOVE_BITS) - 1
+WORK_SHIFT = MOVE_SHIFT + MOVE_BITS
+MOST_WORK = (1 << 24) - 1
+EMPTY_DATA = NO_HIGH << HIGH_SHIFT
 BUCKET = 4
 # The table starts small (an easy ending touches little memory and zeroes none) and
 # doubles whenever the search has spent GROW_AFTER nodes per row, up to MOST_ROWS
@@ -421,12 +431,10 @@ def _place(table: Any, key: int) -> int:
         if row_key == 0:
             victim = slot
             break
-        if table[slot, T_MOVE] < table[victim, T_MOVE]:
+        if table[slot, T_DATA] < table[victim, T_DATA]:
             victim = slot
     table[victim, T_KEY] = key
-    table[victim, T_LOW] = NEG_INF
-    table[victim, T_HIGH] = POS_INF
-    table[victim, T_MOVE] = 0
+    table[victim, T_DATA] = EMPTY_DATA
     return victim
 
 
@@ -490,8 +498,13 @@ def _enter(
         stack[depth, F_KEY] = key
         slot = _find(table, key)
         if slot >= 0:
-            low = table[slot, T_LOW] + so_far
-            high = table[slot, T_HIGH] + so_far
+            data = table[slot, T_DATA]
+            low = NEG_INF
+            if data & 0xFFFF != NO_LOW:
+                low = (data & 0xFFFF) - BOUND_ZERO + so_far
+            high = POS_INF
+            if (data >> HIGH_SHIFT) & 0xFFFF != NO_HIGH:
+                high = ((data >> HIGH_SHIFT) & 0xFFFF) - BOUND_ZERO + so_far
             if low >= beta:
                 return True, low
             if high <= alpha:
@@ -502,7 +515,7 @@ def _enter(
                 beta = high
             if alpha >= beta:
                 return True, alpha
-            move = (table[slot, T_MOVE] & MOVE_MASK) - 1
+            move = ((data >> MOVE_SHIFT) & MOVE_MASK) - 1
             if move >= 0:
                 hinted = _card_of(stack, depth, move)
     if contract != TRUMPS and _takes_no_more(stack, depth, me, contract, flags):
@@ -600,19 +613,21 @@ def _leave(stack: Any, depth: int, table: Any, nodes: int) -> int:
     if stack[depth, F_START]:
         key = stack[depth, F_KEY]
         slot = _place(table, key)
-        table[slot, T_MOVE] += (nodes - stack[depth, F_NODES]) << MOVE_BITS
-        future = best - stack[depth, F_SO_FAR]
+        data = table[slot, T_DATA]
+        work = min((data >> WORK_SHIFT) + nodes - stack[depth, F_NODES], MOST_WORK)
+        data = (data & ((np.int64(1) << WORK_SHIFT) - 1)) | (work << WORK_SHIFT)
+        bound = best - stack[depth, F_SO_FAR] + BOUND_ZERO  # inside the 16 bits
         if best <= stack[depth, F_ALPHA0]:
-            table[slot, T_HIGH] = future
+            data = (data & ~(np.int64(0xFFFF) << HIGH_SHIFT)) | (bound << HIGH_SHIFT)
         elif best >= stack[depth, F_BETA0]:
-            table[slot, T_LOW] = future
+            data = (data & ~np.int64(0xFFFF)) | bound
         else:
-            table[slot, T_LOW] = future
-            table[slot, T_HIGH] = future
+            data = (data & ~np.int64(0xFFFFFFFF)) | bound | (bound << HIGH_SHIFT)
         card = stack[depth, F_BEST_CARD]
         if card >= 0:
-            work = table[slot, T_MOVE] & ~MOVE_MASK
-            table[slot, T_MOVE] = work | (_relative(stack, depth, card) + 1)
+            move = _relative(stack, depth, card) + 1
+            data = (data & ~(np.int64(MOVE_MASK) << MOVE_SHIFT)) | (move << MOVE_SHIFT)
+        table[slot, T_DATA] = data
     return best
 
 
