@@ -531,14 +531,18 @@ def _enter(
         stack[depth, turn], trick, stack[depth, S_LED], played, contract, trump, flags
     )
     earlier = played & ~trick
-    moves = distinct(legal_cards, earlier, PENALTY[contract])
+    moves = legal_cards
+    if legal_cards & (legal_cards - 1) != 0:  # more than one card
+        moves = distinct(legal_cards, earlier, PENALTY[contract])
     maximizing = turn == me
     stack[depth, F_MAX] = 1 if maximizing else 0
     stack[depth, F_BEST] = NEG_INF if maximizing else POS_INF
     stack[depth, F_BEST_CARD] = -1
     # The card that was best here last time goes first; else the quick policy's for me,
     # and for the others what hurts me most.
-    if hinted >= 0 and moves >> hinted & 1:
+    if moves & (moves - 1) == 0:  # one card to play
+        first = lowest(moves)
+    elif hinted >= 0 and moves >> hinted & 1:
         first = hinted
     elif maximizing:
         first = policy(
@@ -715,7 +719,7 @@ def _search(
                         stack[depth, S_PLAYED], stack[depth, S_TRICKS], contract, trump,
                     )  # fmt: skip
                 else:
-                    card = coalition_move(stack, depth, moves, me, contract, trump)
+                    card = lowest(moves)
                 stack[depth, F_MOVES] = moves & ~(np.int64(1) << card)
         if card >= 0:
             stack[depth, F_LAST] = card
