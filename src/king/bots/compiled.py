@@ -303,7 +303,7 @@ def solve(state: Any, me: int, contract: int, trump: int, flags: int) -> tuple[i
     """:func:`king.bots.solver.solve`, compiled: the value and the nodes searched.
 
     Each thread keeps its solver's memory from one solve to the next: the table is
-    16 MB, and made by numpy it is backed by huge pages where the kernel allows
+    8 MB, and made by numpy it is backed by huge pages where the kernel allows
     (numpy asks for them on large arrays), which spares the processor's address
     translation a miss on most table probes (4% less time on the hardest endings)."""
     memory = getattr(_solver_memory, "arrays", None)

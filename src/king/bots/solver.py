@@ -379,9 +379,8 @@ EMPTY_DATA = NO_HIGH << HIGH_SHIFT
 BUCKET = 4
 # The table starts small (an easy ending touches little memory and zeroes none) and
 # doubles whenever the search has spent GROW_AFTER nodes per row, up to MOST_ROWS
-# (16 MB: under glibc's largest threshold for mapping memory afresh, so that the
-# memory is reused from one solve to the next; twice as many rows saved 0.1% of the
-# nodes on the hardest endings), so that a hard ending keeps what it learnt.
+# (8 MB; twice as many rows saved 0.1% of the nodes on the hardest endings and no
+# time), so that a hard ending keeps what it learnt.
 FIRST_ROWS = 1 << 9
 MOST_ROWS = 1 << 19
 GROW_AFTER = 4
