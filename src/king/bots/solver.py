@@ -367,8 +367,9 @@ STACK_ROWS = 60
 T_KEY, T_DATA = 0, 1
 TABLE_ROW = 2
 BOUND_ZERO = 1 << 15
+BOUND_MASK = (1 << 16) - 1
 NO_LOW = 0
-NO_HIGH = (1 << 16) - 1
+NO_HIGH = BOUND_MASK
 HIGH_SHIFT = 16
 MOVE_SHIFT = 32
 MOVE_BITS = 7
@@ -499,11 +500,11 @@ def _enter(
         if slot >= 0:
             data = table[slot, T_DATA]
             low = NEG_INF
-            if data & 0xFFFF != NO_LOW:
-                low = (data & 0xFFFF) - BOUND_ZERO + so_far
+            if data & BOUND_MASK != NO_LOW:
+                low = (data & BOUND_MASK) - BOUND_ZERO + so_far
             high = POS_INF
-            if (data >> HIGH_SHIFT) & 0xFFFF != NO_HIGH:
-                high = ((data >> HIGH_SHIFT) & 0xFFFF) - BOUND_ZERO + so_far
+            if (data >> HIGH_SHIFT) & BOUND_MASK != NO_HIGH:
+                high = ((data >> HIGH_SHIFT) & BOUND_MASK) - BOUND_ZERO + so_far
             if low >= beta:
                 return True, low
             if high <= alpha:
@@ -621,11 +622,12 @@ def _leave(stack: Any, depth: int, table: Any, nodes: int) -> int:
         data = (data & ((np.int64(1) << WORK_SHIFT) - 1)) | (work << WORK_SHIFT)
         bound = best - stack[depth, F_SO_FAR] + BOUND_ZERO  # inside the 16 bits
         if best <= stack[depth, F_ALPHA0]:
-            data = (data & ~(np.int64(0xFFFF) << HIGH_SHIFT)) | (bound << HIGH_SHIFT)
+            data = (data & ~(np.int64(BOUND_MASK) << HIGH_SHIFT)) | (bound << HIGH_SHIFT)
         elif best >= stack[depth, F_BETA0]:
-            data = (data & ~np.int64(0xFFFF)) | bound
+            data = (data & ~np.int64(BOUND_MASK)) | bound
         else:
-            data = (data & ~np.int64(0xFFFFFFFF)) | bound | (bound << HIGH_SHIFT)
+            both = np.int64(BOUND_MASK) | np.int64(BOUND_MASK) << HIGH_SHIFT
+            data = (data & ~both) | bound | (bound << HIGH_SHIFT)
         card = stack[depth, F_BEST_CARD]
         if card >= 0:
             move = _relative(stack, depth, card) + 1
@@ -717,7 +719,7 @@ def _search(
                         stack[depth, S_LED], stack[depth, S_TOP], stack[depth, S_COUNT],
                         stack[depth, S_PLAYED], stack[depth, S_TRICKS], contract, trump,
                     )  # fmt: skip
-                else:
+                else:  # the coalition's later cards in card order: cheaper, no more nodes
                     card = lowest(moves)
                 stack[depth, F_MOVES] = moves & ~(np.int64(1) << card)
         if card >= 0:
