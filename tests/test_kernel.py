@@ -352,3 +352,27 @@ def test_equivalent_cards_match_their_definition_on_random_hands() -> None:
             if not (above >= 0 and hand >> above & 1 and same):
                 expected |= 1 << card
         assert int(K.distinct(hand, earlier, penalty)) == expected, (hand, earlier, penalty)
+
+
+def test_the_solvers_own_seat_tries_its_high_cards_first() -> None:
+    """The order the solver tries the searching seat's cards in a negative contract:
+    leading, its highest rank; following, its highest of the suit; discarding, a penalty
+    card, else the highest card of its shortest suit."""
+
+    def first(hands: list[str], leader: int, before: list[str], contract: Contract) -> str:
+        state = _endgame(hands, leader, tricks_done=13 - len(hands[0].split()))
+        for card in before:
+            K.play(state, CardSet.parse(card).mask.bit_length() - 1, contract.code, -1, 0)
+        stack = np.zeros((solver.STACK_ROWS, solver.ROW), dtype=np.int64)
+        stack[0, : K.STATE_SIZE] = state
+        moves = K.legal_now(state, contract.code, -1, 0)
+        card = solver.seat_move(stack, 0, moves, contract.code)
+        return str(CardSet(1 << int(card)))
+
+    hands = ["AD 2S 9S 3C", "KS 4C 5H 6H", "QS 7C 8H 9H", "JS 8C TH JH"]
+    assert first(hands, 0, [], Contract.NO_TRICKS) == "AD"
+    assert first(hands, 3, ["JS"], Contract.NO_TRICKS) == "9S"
+    void = ["AH KH 9D 2C 3C", "2S 3S 4S 5S 6S", "7S 8S 9S TS JS", "QS KS AS 4C 5C"]
+    assert first(void, 3, ["AS"], Contract.NO_TRICKS) == "9D"
+    queens = ["AH QH 9D 2C 3C", "2S 3S 4S 5S 6S", "7S 8S 9S TS JS", "QS KS AS 4C 5C"]
+    assert first(queens, 3, ["AS"], Contract.NO_QUEENS) == "QH"

@@ -1,6 +1,7 @@
 """An exact solver for the end of a deal: paranoid alpha-beta (one seat against the
-other three) with a transposition table, over :mod:`king.bots.position`; a quick policy
-orders its moves.
+other three) with a transposition table, over :mod:`king.bots.position`; quick rules
+order its moves (the seat's high cards first in a negative contract, a quick policy in
+Trumps, what hurts the seat most for the others).
 
 Plain Python in numba's subset, compiled by :mod:`king.bots.compiled` when used (no bot
 plays with it by default: the search bot's endgame is the best reply to rule play).
@@ -264,6 +265,50 @@ def _lowest_rank(cards: int) -> int:
         if best < 0 or card % 13 < best % 13:
             best = card
     return best
+
+
+def _highest_rank(cards: int) -> int:
+    """The card of highest rank, whatever its suit (of equal ranks, the later suit)."""
+    best = -1
+    while cards != 0:
+        card = lowest(cards)
+        cards &= ~(np.int64(1) << card)
+        if best < 0 or card % 13 >= best % 13:
+            best = card
+    return best
+
+
+def _highest_of_shortest(cards: int, hand: int) -> int:
+    """The highest of ``cards`` in the suit where ``hand`` is shortest (of equal
+    lengths, the suit whose highest card ranks higher)."""
+    best = -1
+    best_length = 99
+    for suit in range(4):
+        field = cards & SUITS[suit]
+        if field != 0:
+            length = popcount(hand & SUITS[suit])
+            if length < best_length or (length == best_length and highest(field) % 13 > best % 13):
+                best_length = length
+                best = highest(field)
+    return best
+
+
+def seat_move(stack: Any, depth: int, moves: int, contract: int) -> int:
+    """The next card to try for the seat the solver plays for, in a negative contract:
+    its highest card (leading, its highest rank; following, its highest of the suit;
+    discarding, a penalty card, else the highest of its shortest suit).  Not what a
+    player would choose, but the hardest searches are the seat proving that it can
+    hold a score against every defence, and shedding its high cards first makes those
+    proofs far smaller than its quick policy's ducking (0.77x the nodes over 1,000
+    endings of 8 cards, 0.70x at the 99th percentile)."""
+    if stack[depth, S_COUNT] == 0:
+        return _highest_rank(moves)
+    if moves & SUITS[stack[depth, S_LED]] != 0:
+        return highest(moves)
+    danger = moves & PENALTY[contract]
+    if danger != 0:
+        return highest(danger)
+    return _highest_of_shortest(moves, stack[depth, stack[depth, S_TURN]])
 
 
 def coalition_move(stack: Any, depth: int, moves: int, me: int, contract: int, trump: int) -> int:
@@ -544,6 +589,8 @@ def _enter(
         first = lowest(moves)
     elif hinted >= 0 and moves >> hinted & 1:
         first = hinted
+    elif maximizing and contract != TRUMPS:
+        first = seat_move(stack, depth, moves, contract)
     elif maximizing:
         first = policy(
             stack[depth, turn], legal_cards, trick, stack[depth, S_LED],
@@ -713,6 +760,8 @@ def _search(
                 killer = killers[depth]
                 if killer >= 0 and moves >> killer & 1:
                     card = killer
+                elif stack[depth, F_MAX] and contract != TRUMPS:
+                    card = seat_move(stack, depth, moves, contract)
                 elif stack[depth, F_MAX]:
                     card = policy(
                         stack[depth, stack[depth, S_TURN]], moves, stack[depth, S_TRICK],
@@ -885,6 +934,7 @@ INLINE = (
     _key,
     _card_of,
     _relative,
+    seat_move,
     coalition_move,
 )
 
@@ -897,6 +947,9 @@ KERNEL = (
     _policy_trumps,
     policy_move,
     _lowest_rank,
+    _highest_rank,
+    _highest_of_shortest,
+    seat_move,
     coalition_move,
     _mix,
     _key,
