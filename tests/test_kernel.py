@@ -355,17 +355,19 @@ def test_equivalent_cards_match_their_definition_on_random_hands() -> None:
 
 
 def test_the_solvers_own_seat_tries_its_high_cards_first() -> None:
-    """The order the solver tries the searching seat's cards in a negative contract:
-    leading, its highest rank; following, its highest of the suit; discarding, a penalty
-    card, else the highest card of its shortest suit."""
+    """The order the solver tries the searching seat's cards: in Trumps its highest
+    rank; in a negative contract leading its highest rank, following its highest of the
+    suit, discarding a penalty card, else the highest card of its shortest suit."""
 
-    def first(hands: list[str], leader: int, before: list[str], contract: Contract) -> str:
+    def first(
+        hands: list[str], leader: int, before: list[str], contract: Contract, trump: int = -1
+    ) -> str:
         state = _endgame(hands, leader, tricks_done=13 - len(hands[0].split()))
         for card in before:
-            K.play(state, CardSet.parse(card).mask.bit_length() - 1, contract.code, -1, 0)
+            K.play(state, CardSet.parse(card).mask.bit_length() - 1, contract.code, trump, 0)
         stack = np.zeros((solver.STACK_ROWS, solver.ROW), dtype=np.int64)
         stack[0, : K.STATE_SIZE] = state
-        moves = K.legal_now(state, contract.code, -1, 0)
+        moves = K.legal_now(state, contract.code, trump, 0)
         card = solver.seat_move(stack, 0, moves, contract.code)
         return str(CardSet(1 << int(card)))
 
@@ -376,3 +378,5 @@ def test_the_solvers_own_seat_tries_its_high_cards_first() -> None:
     assert first(void, 3, ["AS"], Contract.NO_TRICKS) == "9D"
     queens = ["AH QH 9D 2C 3C", "2S 3S 4S 5S 6S", "7S 8S 9S TS JS", "QS KS AS 4C 5C"]
     assert first(queens, 3, ["AS"], Contract.NO_QUEENS) == "QH"
+    assert first(void, 3, ["AS"], Contract.TRUMPS, int(Suit.DIAMONDS)) == "9D"  # must ruff
+    assert first(void, 3, ["AS"], Contract.TRUMPS, int(Suit.SPADES)) == "AH"
