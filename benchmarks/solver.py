@@ -83,7 +83,7 @@ def run(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     check(4, 0)
     scale = max(1, int(seconds))
     figures: dict[str, float] = {}
-    for left, count in ((4, 400 * scale), (6, 200 * scale), (8, 50 * scale)):
+    for left, count in ((4, 400 * scale), (6, 200 * scale), (8, 100 * scale)):
         times, nodes = solve_times(left, count, seed)
         figures[f"solver_{left}_cards_median_ms"] = round(float(np.median(times)), 3)
         figures[f"solver_{left}_cards_p99_ms"] = round(float(np.percentile(times, 99)), 3)
