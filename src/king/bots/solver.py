@@ -85,7 +85,9 @@ def policy(
     trump: int,
 ) -> int:
     """A quick heuristic card choice that uses only what the player knows: its own hand,
-    the trick and the cards played.  Used for playouts and as the opponents' model."""
+    the trick and the cards played.  It makes the solver's first guess of the value
+    (and the benchmark's positions); it no longer orders the search (see
+    :func:`seat_move`)."""
     if popcount(legal_cards) == 1:
         return lowest(legal_cards)
     gone = played | hand
