@@ -356,8 +356,9 @@ def test_equivalent_cards_match_their_definition_on_random_hands() -> None:
 
 def test_the_solvers_own_seat_tries_its_high_cards_first() -> None:
     """The order the solver tries the searching seat's cards: in Trumps its highest
-    rank; in a negative contract leading its highest rank, following its highest of the
-    suit, discarding a penalty card, else the highest card of its shortest suit."""
+    rank (its lowest when it cannot follow); in a negative contract leading its
+    highest rank, following its highest of the suit, discarding a penalty card, else
+    the highest card of its shortest suit."""
 
     def first(
         hands: list[str], leader: int, before: list[str], contract: Contract, trump: int = -1
@@ -379,4 +380,5 @@ def test_the_solvers_own_seat_tries_its_high_cards_first() -> None:
     queens = ["AH QH 9D 2C 3C", "2S 3S 4S 5S 6S", "7S 8S 9S TS JS", "QS KS AS 4C 5C"]
     assert first(queens, 3, ["AS"], Contract.NO_QUEENS) == "QH"
     assert first(void, 3, ["AS"], Contract.TRUMPS, int(Suit.DIAMONDS)) == "9D"  # must ruff
-    assert first(void, 3, ["AS"], Contract.TRUMPS, int(Suit.SPADES)) == "AH"
+    assert first(void, 3, ["AS"], Contract.TRUMPS, int(Suit.SPADES)) == "2C"  # void: lowest
+    assert first(void, 0, [], Contract.TRUMPS, int(Suit.SPADES)) == "AH"  # leading: highest
