@@ -354,6 +354,32 @@ def test_equivalent_cards_match_their_definition_on_random_hands() -> None:
         assert int(K.distinct(hand, earlier, penalty)) == expected, (hand, earlier, penalty)
 
 
+def test_equal_cards_are_those_distinct_keeps_one_card_for() -> None:
+    """``equal_cards`` gives the cards of a hand that ``distinct`` merges with a card:
+    those for which it keeps the same card (the top of their run), on random hands."""
+    rng = random.Random(23)
+    penalties = [int(mask) for mask in K.PENALTY]
+    for _ in range(2000):
+        hand = rng.getrandbits(52) & rng.getrandbits(52)
+        earlier = rng.getrandbits(52) & ~hand
+        penalty = rng.choice(penalties)
+        kept = int(K.distinct(hand, earlier, penalty))
+        # Each card of the hand with the card kept for it: the top of its run.
+        top = {
+            c: next(up for up in range(c, 52) if kept >> up & 1) for c in range(52) if hand >> c & 1
+        }
+        for card, its_top in top.items():
+            expected = sum(1 << c for c, other in top.items() if other == its_top)
+            assert int(K.equal_cards(hand, card, earlier, penalty)) == expected
+    queens = Contract.NO_QUEENS.penalty_mask
+    hand = CardSet.parse("KS QS JS 9S").mask
+    jack = CardSet.parse("JS").mask.bit_length() - 1
+    both = CardSet.parse("JS 9S").mask
+    assert K.equal_cards(hand, jack, CardSet.parse("TS").mask, queens) == both
+    assert K.equal_cards(hand, jack, CardSet.parse("TS").mask, 0) == hand  # no queens
+    assert K.equal_cards(hand, jack, 0, queens) == 1 << jack  # TS still out
+
+
 def test_the_solvers_own_seat_tries_its_high_cards_first() -> None:
     """The order the solver tries the searching seat's cards: in Trumps its highest
     rank (its lowest when it cannot follow); in a negative contract leading its

@@ -10,15 +10,16 @@ import random
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
 from king.bots import position as K
 from king.bots.compiled import compiled_rule_card, rule_likelihoods, rule_rollouts
 from king.bots.position import from_view
 from king.bots.rule import choose_card
 from king.bots.rule_play import best_reply, rule_card, rule_playout
-from king.cards import shuffled_hands
+from king.cards import CardSet, shuffled_hands
 from king.game import Game
-from king.rules import ALL_DECLARATIONS, Declaration, Rules
+from king.rules import ALL_DECLARATIONS, Contract, Declaration, Rules
 
 TOGGLE_SETS = [
     Rules(),
@@ -136,10 +137,44 @@ def test_likelihoods_reward_worlds_where_the_others_played_the_rule_card() -> No
         K.play(state, card, code, -1, flags)
     dealt = np.array([hands, hands], dtype=np.int64)
     logs = np.zeros(2, dtype=np.float64)
-    rule_likelihoods(dealt, np.array(plays, dtype=np.int64), 0, 0, code, -1, flags, 0.2, logs)
+    rule_likelihoods(
+        dealt, np.array(plays, dtype=np.int64), 0, 0, code, -1, flags, 0.2, False, logs
+    )
     assert logs[0] == logs[1] < 0.0
     # Every other seat played the rule card: each choice counts 0.8 plus its share.
     assert logs[0] > 6 * np.log(0.8)
+
+
+def test_likelihoods_can_count_a_card_equal_to_the_rule_card_as_it() -> None:
+    """A player who plays a card equal to the rule card (the search bot plays the
+    highest of equal cards): the exact model counts it as a departure, ``alike`` as one
+    of the cards that share the rule card's probability."""
+    code, flags = Contract.NO_TRICKS.code, Rules().flags
+    hands = [CardSet.parse(text).mask for text in (
+        "2S 3S 4S AH KH QH JH TH 9H 8H 7H 6H 5H",
+        "5S AD KD QD JD TD 9D 8D 7D 6D 5D 4D 3D",
+        "6S 7S 8S AC KC QC JC TC 9C 8C 7C 6C 5C",
+        "9S TS JS QS KS AS 2H 3H 4H 2D 4C 3C 2C",
+    )]  # fmt: skip
+    state = K.new_state(np.array(hands, dtype=np.int64), 1)
+    led = CardSet.parse("5S").mask.bit_length() - 1  # alone of its kind in that hand
+    K.play(state, led, code, -1, flags)
+    rule = rule_card(state, code, -1, flags)
+    hand = int(state[2])
+    same = int(K.equal_cards(hand, rule, 0, int(K.PENALTY[code])))
+    equal = [c for c in range(52) if same >> c & 1 and c != rule]
+    assert equal, "seat 2 holds a run of spades: some card equals the rule card"
+    plays = np.array([led, equal[0]], dtype=np.int64)
+    dealt = np.array([hands], dtype=np.int64)
+    exact = np.zeros(1, dtype=np.float64)
+    alike = np.zeros(1, dtype=np.float64)
+    rule_likelihoods(dealt, plays, 1, 0, code, -1, flags, 0.2, False, exact)
+    rule_likelihoods(dealt, plays, 1, 0, code, -1, flags, 0.2, True, alike)
+    choices = bin(int(K.legal_now(state, code, -1, flags))).count("1")
+    # Seat 1's lead counts the same in both; seat 2's card is a departure in one, and
+    # in the other a share of the rule card's 0.8 with the cards equal to it.
+    share = 0.2 / choices + 0.8 / (len(equal) + 1)
+    assert alike[0] - exact[0] == pytest.approx(np.log(share) - np.log(0.2 / choices))
 
 
 def _best_line(start: tuple[Rules, list[int], int, Declaration], plays: list[int], me: int) -> int:

@@ -6,7 +6,7 @@ import pytest
 
 from king.arena import ArenaConfig, run_arena
 from king.bots import BotSpecError, make_bot
-from king.bots.search import SearchBot
+from king.bots.search import SEARCH1, SearchBot, stand_in
 from king.game import Game
 from king.record import replay
 from king.rules import PRESETS, Rules
@@ -77,7 +77,15 @@ def test_search_beats_random_on_duplicate_deals() -> None:
 
 
 @pytest.mark.parametrize(
-    "spec", ["search:depth=2", "search:time=fast", "search:time=-1", "search:threads=0"]
+    "spec",
+    [
+        "search:depth=2",
+        "search:time=fast",
+        "search:time=-1",
+        "search:threads=0",
+        "search:alike=2",
+        "search1:alike=1",
+    ],
 )
 def test_bad_search_options_are_refused(spec: str) -> None:
     with pytest.raises(BotSpecError):
@@ -91,3 +99,26 @@ def test_search_options_are_read() -> None:
     # The older model (the kernel's quick policy and a solver) is gone: named, refused.
     with pytest.raises(BotSpecError, match="model is rule or net, not 'kernel'"):
         make_bot("search:model=kernel")
+
+
+def test_equal_cards_options_and_the_pinned_baseline() -> None:
+    """``alike`` (the model of the others shares the rule card's probability among the
+    cards equal to it) is an option of ``search``; ``search1`` keeps the exact model
+    and its old stand-in for the rule card."""
+    assert make_bot("search:alike=0").alike is False  # type: ignore[attr-defined]
+    assert make_bot("search:alike=1").alike is True  # type: ignore[attr-defined]
+    baseline = make_bot("search1")
+    assert isinstance(baseline, SearchBot)
+    assert (baseline.alike, baseline.top_stand_in, baseline.noise) == (False, False, 0.35)
+    assert SEARCH1["alike"] is False
+
+
+def test_the_rule_cards_stand_in_is_the_top_of_its_run() -> None:
+    """Clubs: the 2 (id 0) alone (another seat holds the 3), the 4 to the 7 (ids 2-5)
+    one run, kept as the 7.  The rule card 4 is nearer the 2 than the 7, but the 7 is
+    the card equal to it."""
+    kept = [0, 5, 20]  # the 2 and the 7 of clubs, and a diamond
+    assert stand_in(kept, 2) == 5
+    assert min((c for c in kept if c < 13), key=lambda c: abs(c - 2)) == 0  # search1's
+    assert stand_in(kept, 5) == 5
+    assert stand_in(kept, 0) == 0

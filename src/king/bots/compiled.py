@@ -26,15 +26,19 @@ from numba.np.numpy_support import carray
 from king.bots import net_play, position, rule_play, solver, worlds
 from king.bots.net_play import INPUTS, net_card, net_probabilities
 from king.bots.position import (
+    PENALTY,
     S_COUNT,
     S_LED,
     S_OVER,
+    S_PLAYED,
     S_POINTS,
     S_TOP,
+    S_TRICK,
     S_TRICKS,
     S_TURN,
     STATE_SIZE,
     SUITS,
+    equal_cards,
     legal_now,
     new_state,
     play,
@@ -132,11 +136,14 @@ try:
     @parallel
     def rule_likelihoods(
         dealt: Any, plays: Any, leader: int, me: int, contract: int, trump: int,
-        flags: int, noise: float, out: Any,
+        flags: int, noise: float, alike: bool, out: Any,
     ) -> None:  # fmt: skip
         """For each world (the four hands as dealt), the log-probability of the other
         seats' plays so far if each plays the rule card with probability ``1 - noise``
-        and any legal card otherwise."""
+        and any legal card otherwise; with ``alike``, the rule card's share goes evenly
+        to the cards equal to it (a player indifferent between equal cards: the search
+        bot plays the highest of them, the rule bot the one its order picks)."""
+        penalty = PENALTY[contract]
         for w in prange(dealt.shape[0]):
             state = new_state(dealt[w], leader)
             total = 0.0
@@ -148,8 +155,15 @@ try:
                     choices = popcount(cards)
                     if choices > 1:
                         p = noise / choices
-                        if rule_card(state, contract, trump, flags) == card:
-                            p += 1.0 - noise
+                        rule = rule_card(state, contract, trump, flags)
+                        if not alike:
+                            if rule == card:
+                                p += 1.0 - noise
+                        else:
+                            earlier = state[S_PLAYED] & ~state[S_TRICK]
+                            same = equal_cards(state[turn], rule, earlier, penalty)
+                            if (same >> card) & 1:
+                                p += (1.0 - noise) / popcount(same)
                         total += np.log(p)
                 play(state, card, contract, trump, flags)
             out[w] = total
@@ -331,7 +345,7 @@ def warm_up() -> None:
     out = np.zeros(1, dtype=np.int64)
     rule_declaration_values(dealt, 0, NO_TRICKS, -1, 0, out)
     logs = np.zeros(1, dtype=np.float64)
-    rule_likelihoods(dealt, np.array([0], dtype=np.int64), 0, 0, NO_TRICKS, -1, 0, 0.3, logs)
+    rule_likelihoods(dealt, np.array([0], dtype=np.int64), 0, 0, NO_TRICKS, -1, 0, 0.3, True, logs)
     seed = np.ones(1, dtype=np.int64)
     counts = np.zeros(4, dtype=np.int64)
     sample_worlds(0, counts, counts, 0, SUITS[0], seed, dealt)

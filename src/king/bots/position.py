@@ -302,6 +302,23 @@ def distinct(cards: Mask, earlier: Mask, penalty: Mask) -> Mask:
     return kept
 
 
+def equal_cards(hand: Mask, card: CardId, earlier: Mask, penalty: Mask) -> Mask:
+    """The cards of ``hand`` that are the same card to play as ``card``, itself
+    included (what :func:`distinct` merges): its suit's cards of the same penalty
+    status next to it once the cards played in earlier tricks are left out."""
+    status = (penalty >> card) & 1
+    same = np.int64(1) << card
+    for step in (1, -1):
+        other = card + step
+        while 0 <= other < 52 and other // 13 == card // 13:
+            if (earlier >> other) & 1 == 0:
+                if (hand >> other) & 1 == 0 or (penalty >> other) & 1 != status:
+                    break
+                same |= np.int64(1) << other
+            other += step
+    return same
+
+
 # -- from a seat's view (Python only) ---------------------------------------------------
 
 
@@ -347,4 +364,5 @@ KERNEL = (
     squeezed,
     deposited,
     distinct,
+    equal_cards,
 )

@@ -116,6 +116,8 @@ class SearchBot(Bot):
         rollout: str = "rule",
         model: str = "rule",
         net: NetModel | None = None,
+        alike: bool = False,
+        top_stand_in: bool = True,
     ) -> None:
         super().__init__(seed)
         for option, value in (("rollout", rollout), ("model", model)):
@@ -136,6 +138,12 @@ class SearchBot(Bot):
         self.max_worlds = max_worlds
         self.declare_worlds = declare_worlds
         self.margin = margin
+        #: Whether the model of the others shares the rule card's probability among the
+        #: cards equal to it (a player indifferent between equal cards).
+        self.alike = bool(alike)
+        #: Whether the rule card's stand-in among merged cards is the card equal to it
+        #: (``search1`` took the nearest, sometimes another card).
+        self.top_stand_in = bool(top_stand_in)
         compiled.warm_up()
 
     def demand(self) -> BotDemand:
@@ -179,7 +187,10 @@ class SearchBot(Bot):
         default = self._prior_card(view)
         if default not in ids:  # an equivalent card stands for it
             same = [c for c in ids if c // 13 == default // 13]
-            default = min(same, key=lambda c: abs(c - default)) if same else ids[0]
+            if self.top_stand_in:
+                default = stand_in(ids, default)
+            else:  # search1: the nearest, which may be another card
+                default = min(same, key=lambda c: abs(c - default)) if same else ids[0]
         table = self._rollouts(view, ids, rng, code, trump, flags, capped=True)
         means = table.mean(axis=0)
         best = int(np.argmax(means))
@@ -233,8 +244,9 @@ class SearchBot(Bot):
             )  # fmt: skip
         else:
             compiled.rule_likelihoods(
-                dealt, plays, leader, view.seat, code, trump, flags, self.noise, logs
-            )
+                dealt, plays, leader, view.seat, code, trump, flags, self.noise,
+                self.alike, logs,
+            )  # fmt: skip
         weights = np.exp(logs - logs.max())
         weights /= weights.sum()
         # Systematic resampling: ``count`` worlds in proportion to their weights.
@@ -359,6 +371,16 @@ class SearchBot(Bot):
         return TYPICAL_VALUE[choice.contract]
 
 
+def stand_in(kept: list[int], card: int) -> int:
+    """The card of ``kept`` (cards with equal ones merged, the highest of each run
+    kept) that stands for ``card``: the top of its run, the lowest kept card above it in
+    its suit.  (``search1`` took the nearest kept card of the suit, which may be a lower
+    one that is not equal to it.)"""
+    if card in kept:
+        return card
+    return min(c for c in kept if c // 13 == card // 13 and c > card)
+
+
 def needs_compiling() -> bool | None:
     """Whether building a search bot now compiles its kernels (numba has no usable cache
     of them: the first run after an install, or after the kernels changed); ``None``
@@ -413,6 +435,7 @@ _OPTIONS = {
     "margin": ("margin", float),
     "rollout": ("rollout", str),
     "model": ("model", str),
+    "alike": ("alike", int),  # 0 or 1
 }
 
 
@@ -439,7 +462,8 @@ def _parse(options: dict[str, str]) -> dict[str, float | int | str]:
         if (
             not math.isfinite(number)
             or number < 0
-            or (kind is int and number < 1 and key != "tail")
+            or (kind is int and number < 1 and key not in ("tail", "alike"))
+            or (key == "alike" and number > 1)
         ):
             raise BotSpecError(f"search option {key} is out of range: {value}")
         kwargs[name] = number
@@ -456,6 +480,8 @@ SEARCH1 = {
     "margin": 2.0,
     "rollout": "rule",
     "model": "rule",
+    "alike": False,
+    "top_stand_in": False,
 }
 
 

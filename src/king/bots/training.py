@@ -559,7 +559,7 @@ def inference_loss(
                 rule_logs = np.zeros(worlds, dtype=np.float64)
                 net_logs = np.zeros(worlds, dtype=np.float64)
                 compiled.rule_likelihoods(
-                    dealt, plays, leader, seat, code, trump, flags, noise, rule_logs
+                    dealt, plays, leader, seat, code, trump, flags, noise, False, rule_logs
                 )
                 compiled.net_likelihoods(
                     dealt, plays, leader, seat, code, trump, flags, noise,
