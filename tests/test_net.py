@@ -310,8 +310,12 @@ def test_weighting_worlds_by_the_true_model_of_the_players_places_the_hidden_car
     # The players are rule bots: the rule model is the truth, and must beat uniform.
     loss = inference_loss(default_model(), deals=8, worlds=300, player="rule")
     assert loss.tricks[0] == 3 and 40 <= sum(loss.positions) <= 80
-    uniform, rule, net = (float(np.mean(v)) for v in (loss.uniform, loss.rule, loss.net))
+    uniform, rule, net, alike = (
+        float(np.mean(v)) for v in (loss.uniform, loss.rule, loss.net, loss.alike)
+    )
     assert rule < uniform - 0.02
+    # Splitting the rule card's share among equal cards costs little against them.
+    assert alike < uniform - 0.02
     assert np.isfinite(net) and 0.0 < uniform < np.log(1e3)
 
 

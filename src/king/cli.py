@@ -1181,8 +1181,15 @@ def train_command(
             "deals": inference_deals,
             "player": "search:time=0.02",
             "by_trick": {
-                str(t): {"uniform": round(u, 4), "rule": round(r, 4), "net": round(n, 4)}
-                for t, u, r, n in zip(loss.tricks, loss.uniform, loss.rule, loss.net, strict=True)
+                str(t): {
+                    "uniform": round(u, 4),
+                    "rule": round(r, 4),
+                    "net": round(n, 4),
+                    "rule_alike": round(a, 4),
+                }
+                for t, u, r, n, a in zip(
+                    loss.tricks, loss.uniform, loss.rule, loss.net, loss.alike, strict=True
+                )
             },
         }
         typer.echo(loss.table())

@@ -494,20 +494,23 @@ class InferenceLoss:
     ``p`` being the share of sampled worlds (weighted by the model) that put it there.
     ``uniform`` weighs every world consistent with the voids alike; ``rule`` and
     ``net`` weigh them by the likelihood of the others' plays under that policy (with
-    ``noise`` of a uniform legal card), as the search bot does."""
+    ``noise`` of a uniform legal card), as the search bot does; ``alike`` is the rule
+    model with the rule card's share split among the cards equal to it (the search
+    bot's ``alike=1``)."""
 
     tricks: tuple[int, ...]
     uniform: tuple[float, ...]
     rule: tuple[float, ...]
     net: tuple[float, ...]
     positions: tuple[int, ...]
+    alike: tuple[float, ...]
 
     def table(self) -> str:
-        lines = ["trick  positions  uniform   rule     net"]
+        lines = ["trick  positions  uniform   rule     net      alike"]
         for i, trick in enumerate(self.tricks):
             lines.append(
                 f"{trick:>5}  {self.positions[i]:>9}  {self.uniform[i]:.4f}  "
-                f"{self.rule[i]:.4f}  {self.net[i]:.4f}"
+                f"{self.rule[i]:.4f}  {self.net[i]:.4f}  {self.alike[i]:.4f}"
             )
         return "\n".join(lines)
 
@@ -558,16 +561,20 @@ def inference_loss(
                 leader = sequence[0][0]
                 rule_logs = np.zeros(worlds, dtype=np.float64)
                 net_logs = np.zeros(worlds, dtype=np.float64)
+                alike_logs = np.zeros(worlds, dtype=np.float64)
                 compiled.rule_likelihoods(
                     dealt, plays, leader, seat, code, trump, flags, noise, False, rule_logs
+                )
+                compiled.rule_likelihoods(
+                    dealt, plays, leader, seat, code, trump, flags, noise, True, alike_logs
                 )
                 compiled.net_likelihoods(
                     dealt, plays, leader, seat, code, trump, flags, noise,
                     w0, w1, b1, w2, b2, w3, b3, net_logs,
                 )  # fmt: skip
                 truth = [game.deal.hand(s).mask for s in range(4)]
-                row = sums.setdefault(trick + 1, [0.0, 0.0, 0.0])
-                for k, logs in enumerate((np.zeros(worlds), rule_logs, net_logs)):
+                row = sums.setdefault(trick + 1, [0.0, 0.0, 0.0, 0.0])
+                for k, logs in enumerate((np.zeros(worlds), rule_logs, net_logs, alike_logs)):
                     weights = np.exp(logs - logs.max())
                     weights /= weights.sum()
                     row[k] += _card_loss(current, weights, truth, seat)
@@ -580,6 +587,7 @@ def inference_loss(
         tuple(sums[t][1] / counts[t] for t in tricks),
         tuple(sums[t][2] / counts[t] for t in tricks),
         tuple(counts[t] for t in tricks),
+        tuple(sums[t][3] / counts[t] for t in tricks),
     )
 
 
