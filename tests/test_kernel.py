@@ -6,6 +6,7 @@ its move-ordering policy."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -330,16 +331,20 @@ def test_equivalent_cards_are_reduced_only_when_truly_equivalent() -> None:
     assert CardSet(int(K.distinct(hand, earlier, 0))) == CardSet.parse("KS")
 
 
+def _random_hands(seed: int, count: int) -> Iterator[tuple[int, int, int]]:
+    """``count`` random (hand, cards played in earlier tricks, penalty cards) triples."""
+    rng = random.Random(seed)
+    penalties = [int(mask) for mask in K.PENALTY]
+    for _ in range(count):
+        hand = rng.getrandbits(52) & rng.getrandbits(52)
+        yield hand, rng.getrandbits(52) & ~hand, rng.choice(penalties)
+
+
 def test_equivalent_cards_match_their_definition_on_random_hands() -> None:
     """The mask arithmetic of ``distinct`` (ranks packed down among the cards not yet
     played) against its definition card by card: a card goes when the next card up in
     its suit that is not gone is one of the hand's, with the same penalty status."""
-    rng = random.Random(17)
-    penalties = [int(mask) for mask in K.PENALTY]
-    for _ in range(3000):
-        hand = rng.getrandbits(52) & rng.getrandbits(52)
-        earlier = rng.getrandbits(52) & ~hand
-        penalty = rng.choice(penalties)
+    for hand, earlier, penalty in _random_hands(17, 3000):
         expected = 0
         for card in range(52):
             if not hand >> card & 1:
@@ -357,12 +362,7 @@ def test_equivalent_cards_match_their_definition_on_random_hands() -> None:
 def test_equal_cards_are_those_distinct_keeps_one_card_for() -> None:
     """``equal_cards`` gives the cards of a hand that ``distinct`` merges with a card:
     those for which it keeps the same card (the top of their run), on random hands."""
-    rng = random.Random(23)
-    penalties = [int(mask) for mask in K.PENALTY]
-    for _ in range(2000):
-        hand = rng.getrandbits(52) & rng.getrandbits(52)
-        earlier = rng.getrandbits(52) & ~hand
-        penalty = rng.choice(penalties)
+    for hand, earlier, penalty in _random_hands(23, 2000):
         kept = int(K.distinct(hand, earlier, penalty))
         # Each card of the hand with the card kept for it: the top of its run.
         top = {

@@ -304,18 +304,16 @@ def distinct(cards: Mask, earlier: Mask, penalty: Mask) -> Mask:
 
 def equal_cards(hand: Mask, card: CardId, earlier: Mask, penalty: Mask) -> Mask:
     """The cards of ``hand`` that are the same card to play as ``card``, itself
-    included (what :func:`distinct` merges): its suit's cards of the same penalty
-    status next to it once the cards played in earlier tricks are left out."""
-    status = (penalty >> card) & 1
-    same = np.int64(1) << card
-    for step in (1, -1):
-        other = card + step
-        while 0 <= other < 52 and other // 13 == card // 13:
-            if (earlier >> other) & 1 == 0:
-                if (hand >> other) & 1 == 0 or (penalty >> other) & 1 != status:
-                    break
-                same |= np.int64(1) << other
-            other += step
+    included: those :func:`distinct` merges into the card it keeps for ``card`` (the
+    hand's cards of the suit above the kept card below it, up to that one)."""
+    suit = hand & SUITS[card // 13]
+    kept = distinct(suit, earlier, penalty)
+    below: Mask = (1 << card) - 1
+    top = lowest(kept & ~below)
+    lower = kept & below
+    same = suit & ((np.int64(2) << top) - 1)
+    if lower != 0:
+        same &= ~((np.int64(2) << highest(lower)) - 1)
     return same
 
 

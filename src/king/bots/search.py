@@ -185,12 +185,11 @@ class SearchBot(Bot):
         better by a clear margin over the same worlds (a rollout improvement of the rule
         policy, which is also the model of the other players)."""
         default = self._prior_card(view)
-        if default not in ids:  # an equivalent card stands for it
+        if default not in ids and self.top_stand_in:  # an equal card stands for it
+            default = stand_in(ids, default)
+        elif default not in ids:  # search1: the nearest, which may be another card
             same = [c for c in ids if c // 13 == default // 13]
-            if self.top_stand_in:
-                default = stand_in(ids, default)
-            else:  # search1: the nearest, which may be another card
-                default = min(same, key=lambda c: abs(c - default)) if same else ids[0]
+            default = min(same, key=lambda c: abs(c - default)) if same else ids[0]
         table = self._rollouts(view, ids, rng, code, trump, flags, capped=True)
         means = table.mean(axis=0)
         best = int(np.argmax(means))
