@@ -30,7 +30,7 @@ from numba.extending import register_jitable
 
 from king.bots import compiled  # noqa: F401  (makes the kernels callable when compiled)
 from king.bots.position import S_OVER, S_POINTS, S_TURN, new_state, play
-from king.bots.rule_play import rule_card
+from king.bots.rule_play import rule_card, rule_playout
 from king.cards import shuffled_hands
 from king.rules import ALL_DECLARATIONS, PRESETS, Contract
 
@@ -60,8 +60,7 @@ def _compile(variant_card: Any) -> Any:
             trump = trumps[d]
             start = new_state(hands[d], leaders[d])
             reference = start.copy()
-            while not reference[S_OVER]:
-                play(reference, rule_card(reference, code, trump, flags), code, trump, flags)
+            rule_playout(reference, code, trump, flags)
             for seat in range(4):
                 state = start.copy()
                 while not state[S_OVER]:
@@ -82,10 +81,12 @@ def duel(variant: ModuleType, deals: int, seed: int, flags: int) -> tuple[Any, A
     hands = np.array([shuffled_hands(rng) for _ in range(deals)], dtype=np.int64)
     declarations = [ALL_DECLARATIONS[d % len(ALL_DECLARATIONS)] for d in range(deals)]
     codes = np.array([d.contract.code for d in declarations], dtype=np.int64)
-    trumps = np.array([-1 if d.trump is None else int(d.trump) for d in declarations])
+    trumps = np.array(
+        [-1 if d.trump is None else int(d.trump) for d in declarations], dtype=np.int64
+    )
     leaders = np.array([rng.randrange(4) for _ in range(deals)], dtype=np.int64)
     gains = np.zeros((deals, 4), dtype=np.int64)
-    _compile(variant.rule_card)(hands, leaders, codes, trumps.astype(np.int64), flags, gains)
+    _compile(variant.rule_card)(hands, leaders, codes, trumps, flags, gains)
     return gains, codes
 
 
