@@ -10,6 +10,9 @@ or that a new rule of thumb loses, before it goes near the search bot.
 
     cp src/king/bots/rule_play.py /tmp/variant.py   # then edit /tmp/variant.py
     python scripts/policy_duel.py /tmp/variant.py --deals 100000
+
+With ``--lookahead TRICKS`` (and ``--inner DEALS``) instead of a file, the seat plays
+the rule policy with lookahead in its last tricks (:mod:`king.bots.lookahead`).
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from numba import njit, prange
 from numba.extending import register_jitable
 
 from king.bots import compiled  # noqa: F401  (makes the kernels callable when compiled)
+from king.bots.lookahead import lookahead_card
 from king.bots.position import S_OVER, S_POINTS, S_TURN, new_state, play
 from king.bots.rule_play import rule_card, rule_playout
 from king.cards import shuffled_hands
@@ -52,7 +56,28 @@ def load_variant(path: Path) -> ModuleType:
     return module
 
 
-def _compile(variant_card: Any) -> Any:
+def variant_player(variant: ModuleType) -> Any:
+    """The variant's card, for the duel (its seed unused)."""
+    variant_card = variant.rule_card
+
+    @register_jitable
+    def card(state: Any, code: int, trump: int, flags: int, seed: Any) -> int:
+        return variant_card(state, code, trump, flags)  # type: ignore[no-any-return]
+
+    return card
+
+
+def lookahead_player(tricks: int, inner: int) -> Any:
+    """The rule policy with lookahead in the last ``tricks`` tricks over ``inner`` deals."""
+
+    @register_jitable
+    def card(state: Any, code: int, trump: int, flags: int, seed: Any) -> int:
+        return lookahead_card(state, code, trump, flags, tricks, inner, seed)
+
+    return card
+
+
+def _compile(player: Any) -> Any:
     @njit(parallel=True, nogil=True)
     def duel(hands: Any, leaders: Any, codes: Any, trumps: Any, flags: int, out: Any) -> None:
         for d in prange(hands.shape[0]):
@@ -63,9 +88,11 @@ def _compile(variant_card: Any) -> Any:
             rule_playout(reference, code, trump, flags)
             for seat in range(4):
                 state = start.copy()
+                seed = np.empty(1, dtype=np.int64)
+                seed[0] = (d * 4 + seat) * 2654435761 + 1
                 while not state[S_OVER]:
                     if state[S_TURN] == seat:
-                        card = variant_card(state, code, trump, flags)
+                        card = player(state, code, trump, flags, seed)
                     else:
                         card = rule_card(state, code, trump, flags)
                     play(state, card, code, trump, flags)
@@ -74,9 +101,11 @@ def _compile(variant_card: Any) -> Any:
     return duel
 
 
-def duel(variant: ModuleType, deals: int, seed: int, flags: int) -> tuple[Any, Any]:
-    """Each deal's gain of the variant over the rule policy, per seat it took
+def duel(variant: ModuleType | Any, deals: int, seed: int, flags: int) -> tuple[Any, Any]:
+    """Each deal's gain of the variant (a module, or a player made by
+    :func:`lookahead_player`) over the rule policy, per seat it took
     (``gains[deal, seat]``), and each deal's contract code."""
+    player = variant_player(variant) if isinstance(variant, ModuleType) else variant
     rng = random.Random(seed)
     hands = np.array([shuffled_hands(rng) for _ in range(deals)], dtype=np.int64)
     declarations = [ALL_DECLARATIONS[d % len(ALL_DECLARATIONS)] for d in range(deals)]
@@ -86,7 +115,7 @@ def duel(variant: ModuleType, deals: int, seed: int, flags: int) -> tuple[Any, A
     )
     leaders = np.array([rng.randrange(4) for _ in range(deals)], dtype=np.int64)
     gains = np.zeros((deals, 4), dtype=np.int64)
-    _compile(variant.rule_card)(hands, leaders, codes, trumps, flags, gains)
+    _compile(player)(hands, leaders, codes, trumps, flags, gains)
     return gains, codes
 
 
@@ -110,22 +139,38 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("variant", type=Path, help="an edited copy of rule_play.py")
+    parser.add_argument("variant", type=Path, nargs="?", help="an edited copy of rule_play.py")
+    parser.add_argument(
+        "--lookahead",
+        type=int,
+        metavar="TRICKS",
+        help="instead of a variant: the rule policy with lookahead in the last TRICKS tricks",
+    )
+    parser.add_argument("--inner", type=int, default=8, metavar="DEALS")
     parser.add_argument("--deals", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", choices=sorted(PRESETS), default="classic")
     args = parser.parse_args(argv)
     if args.deals < 14:
         parser.error("--deals must be at least 14 (two of each contract)")
-    if not args.variant.is_file():
+    if (args.variant is None) == (args.lookahead is None):
+        parser.error("give either a variant file or --lookahead")
+    if args.variant is not None and not args.variant.is_file():
         parser.error(f"{args.variant}: no such file")
+    if args.lookahead is not None and not (1 <= args.lookahead <= 13 and 1 <= args.inner <= 64):
+        parser.error("--lookahead must be 1 to 13 tricks and --inner 1 to 64 deals")
     started = time.perf_counter()
-    variant = load_variant(args.variant)
-    gains, codes = duel(variant, args.deals, args.seed, PRESETS[args.rules].flags)
+    if args.variant is not None:
+        name = str(args.variant)
+        player = load_variant(args.variant)
+    else:
+        name = f"lookahead {args.lookahead}, {args.inner} deals"
+        player = lookahead_player(args.lookahead, args.inner)
+    gains, codes = duel(player, args.deals, args.seed, PRESETS[args.rules].flags)
     mean, interval, means = summary(gains, codes)
     changed = float((gains != 0).mean())
     print(
-        f"{args.variant}: {mean:+.2f} ± {interval:.2f} points per deal against the rule "
+        f"{name}: {mean:+.2f} ± {interval:.2f} points per deal against the rule "
         f"policy ({args.deals} deals, {changed:.1%} of deal-seats changed, "
         f"{time.perf_counter() - started:.0f} s)"
     )

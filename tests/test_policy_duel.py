@@ -59,3 +59,16 @@ def test_a_file_that_is_not_the_policy_is_refused(tmp_path: Path) -> None:
     other.write_text("X = 1\n", encoding="utf-8")
     with pytest.raises(SystemExit, match=r"not a copy of rule_play\.py"):
         duel.load_variant(other)
+
+
+def test_the_lookahead_policy_is_measured_the_same_way() -> None:
+    """``--lookahead``: the rule policy with lookahead in the last tricks takes the seat;
+    it gains in No Last Two, and the command line wants a variant or it, not both."""
+    duel = _script()
+    gains, codes = duel.duel(duel.lookahead_player(4, 8), 210, 3, 0)
+    _, _, means = duel.summary(gains, codes)
+    assert means[Contract.NO_LAST_TWO] > 0
+    with pytest.raises(SystemExit):
+        duel.main(["--deals", "20"])
+    with pytest.raises(SystemExit):
+        duel.main(["--lookahead", "14", "--deals", "20"])

@@ -23,7 +23,8 @@ from numba import njit, prange, types
 from numba.extending import intrinsic, register_jitable
 from numba.np.numpy_support import carray
 
-from king.bots import net_play, position, rule_play, solver, worlds
+from king.bots import lookahead, net_play, position, rule_play, solver, worlds
+from king.bots.lookahead import lookahead_card
 from king.bots.net_play import INPUTS, net_card, net_probabilities
 from king.bots.position import (
     PENALTY,
@@ -50,9 +51,11 @@ from king.rules import NO_TRICKS, TRUMPS
 __all__ = [
     "ENTRY_POINTS",
     "cache_dir",
+    "compiled_lookahead_card",
     "compiled_net_card",
     "compiled_rule_card",
     "enumerate_value",
+    "lookahead_rollouts",
     "net_declaration_values",
     "net_likelihoods",
     "net_rollouts",
@@ -65,10 +68,11 @@ __all__ = [
     "solve_moves",
     "solve_sized",
     "warm_up",
+    "warm_up_lookahead",
     "warm_up_net",
 ]
 
-_KERNELS = (position, rule_play, net_play, worlds, solver)
+_KERNELS = (position, rule_play, net_play, worlds, lookahead, solver)
 _solver_memory = threading.local()
 
 for _module in _KERNELS:
@@ -132,6 +136,35 @@ try:
                     values[w, i] = child[S_POINTS + me]
                 else:
                     values[w, i] = best_reply(child, me, contract, trump, flags, stack)
+
+    @parallel
+    def lookahead_rollouts(
+        worlds: Any, base: Any, candidates: Any, me: int, contract: int, trump: int,
+        flags: int, tricks: int, inner: int, everyone: bool, values: Any,
+    ) -> None:  # fmt: skip
+        """As :func:`rule_rollouts` without the exact tail, with ``me`` (and with
+        ``everyone`` every seat) playing :func:`~king.bots.lookahead.lookahead_card` in
+        the last ``tricks`` tricks, over ``inner`` deals of what that seat has not seen.
+        Those deals are drawn from a seed made of the world's hands and the candidate,
+        so the values do not depend on the threads."""
+        for w in prange(worlds.shape[0]):
+            state = base.copy()
+            mixed = np.int64(1469598103934665603)
+            for seat in range(4):
+                state[seat] = worlds[w, seat]
+                mixed = (mixed ^ worlds[w, seat]) * np.int64(1099511628211)
+            seed = np.empty(1, dtype=np.int64)
+            for i in range(candidates.shape[0]):
+                seed[0] = (mixed ^ (i * 2654435761)) | 1
+                child = state.copy()
+                play(child, candidates[i], contract, trump, flags)
+                while not child[S_OVER]:
+                    if everyone or child[S_TURN] == me:
+                        card = lookahead_card(child, contract, trump, flags, tricks, inner, seed)
+                    else:
+                        card = rule_card(child, contract, trump, flags)
+                    play(child, card, contract, trump, flags)
+                values[w, i] = child[S_POINTS + me]
 
     @parallel
     def rule_likelihoods(
@@ -301,6 +334,8 @@ try:
     compiled_rule_card = jit(rule_card)
     #: The learned policy's card, compiled (for tests).
     compiled_net_card = jit(net_card)
+    #: The rule card with lookahead in the last tricks, compiled (for tests).
+    compiled_lookahead_card = jit(lookahead_card)
 finally:
     _config.CACHE_DIR = _saved_dir
 
@@ -349,6 +384,18 @@ def warm_up() -> None:
     seed = np.ones(1, dtype=np.int64)
     counts = np.zeros(4, dtype=np.int64)
     sample_worlds(0, counts, counts, 0, SUITS[0], seed, dealt)
+
+
+def warm_up_lookahead() -> None:
+    """Compile (or load) the rollouts with lookahead (:func:`lookahead_rollouts`)."""
+    hands = np.array([SUITS[0], SUITS[1], SUITS[2], SUITS[3]], dtype=np.int64)
+    dealt = hands.reshape(1, 4).copy()
+    base = np.zeros(STATE_SIZE, dtype=np.int64)
+    base[S_LED] = -1
+    base[S_TOP] = -1
+    values = np.zeros((1, 1), dtype=np.int64)
+    cards = np.array([12], dtype=np.int64)
+    lookahead_rollouts(dealt, base, cards, 0, NO_TRICKS, -1, 0, 13, 2, True, values)
 
 
 def needs_compiling() -> bool | None:

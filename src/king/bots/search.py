@@ -118,11 +118,19 @@ class SearchBot(Bot):
         net: NetModel | None = None,
         alike: bool = False,
         top_stand_in: bool = True,
+        lookahead: int = 0,
+        inner: int = 8,
+        everyone: bool = False,
     ) -> None:
         super().__init__(seed)
         for option, value in (("rollout", rollout), ("model", model)):
             if value not in POLICIES:
                 raise BotSpecError(f"search option {option} is rule or net, not {value!r}")
+        if lookahead and (tail or rollout != "rule"):
+            raise BotSpecError(
+                "search option lookahead plays the seat's last tricks in rule rollouts: "
+                "it cannot go with tail or rollout=net"
+            )
         #: Who plays the rollouts, and who models the others' earlier plays.
         self.rollout = rollout
         self.model = model
@@ -144,10 +152,20 @@ class SearchBot(Bot):
         #: Whether the rule card's stand-in among merged cards is the card equal to it
         #: (``search1`` took the nearest, sometimes another card).
         self.top_stand_in = bool(top_stand_in)
+        #: The tricks left from which the seat (``everyone``: every seat) plays its
+        #: rollouts' cards by one step of lookahead over ``inner`` deals of what it has
+        #: not seen (:mod:`king.bots.lookahead`); 0: the rule card throughout.
+        self.lookahead = lookahead
+        self.inner = inner
+        self.everyone = bool(everyone)
         compiled.warm_up()
+        if lookahead:
+            compiled.warm_up_lookahead()
 
     def demand(self) -> BotDemand:
-        return BotDemand(self.budget, self.threads, self.max_worlds, self.tail)
+        # Each lookahead decision deals ``inner`` more worlds of its own.
+        worlds = self.max_worlds * (1 + self.inner) if self.lookahead else self.max_worlds
+        return BotDemand(self.budget, self.threads, worlds, self.tail)
 
     # -- playing -----------------------------------------------------------------------
 
@@ -323,6 +341,11 @@ class SearchBot(Bot):
                     worlds, base, cand, view.seat, code, trump, flags,
                     w0, w1, b1, w2, b2, w3, b3, values,
                 )  # fmt: skip
+            elif self.lookahead:
+                compiled.lookahead_rollouts(
+                    worlds, base, cand, view.seat, code, trump, flags, self.lookahead,
+                    self.inner, self.everyone, values,
+                )  # fmt: skip
             else:
                 compiled.rule_rollouts(
                     worlds, base, cand, view.seat, code, trump, flags, self.tail, values
@@ -435,7 +458,13 @@ _OPTIONS = {
     "rollout": ("rollout", str),
     "model": ("model", str),
     "alike": ("alike", int),  # 0 or 1
+    "lookahead": ("lookahead", int),
+    "inner": ("inner", int),
+    "everyone": ("everyone", int),  # 0 or 1
 }
+
+#: The most of each bounded option: tricks in a deal, and inner deals a decision.
+_MOST = {"alike": 1, "everyone": 1, "lookahead": 13, "inner": 64}
 
 
 def build(seed: int, options: dict[str, str]) -> SearchBot:
@@ -461,8 +490,10 @@ def _parse(options: dict[str, str]) -> dict[str, float | int | str]:
         if (
             not math.isfinite(number)
             or number < 0
-            or (kind is int and number < 1 and key not in ("tail", "alike"))
-            or (key == "alike" and number > 1)
+            or (
+                kind is int and number < 1 and key not in ("tail", "alike", "lookahead", "everyone")
+            )
+            or number > _MOST.get(key, math.inf)
         ):
             raise BotSpecError(f"search option {key} is out of range: {value}")
         kwargs[name] = number
@@ -481,6 +512,9 @@ SEARCH1 = {
     "model": "rule",
     "alike": False,
     "top_stand_in": False,
+    "lookahead": 0,
+    "inner": 8,
+    "everyone": False,
 }
 
 
