@@ -95,7 +95,10 @@ class ExternalBot(Bot):
 
     def _pump(self, stream: IO[str]) -> None:
         while True:
-            line = stream.readline(MAX_LINE + 1)
+            try:
+                line = stream.readline(MAX_LINE + 1)
+            except (ValueError, OSError):  # closed under us (the bot was shut down)
+                break
             if not line:
                 break
             if len(line) > MAX_LINE:  # an answer is a few hundred bytes: this is garbage
@@ -105,8 +108,11 @@ class ExternalBot(Bot):
         self._lines.put(_EOF)
 
     def _drain(self, stream: IO[str]) -> None:
-        for line in stream:
-            self._stderr.append(line.rstrip("\n"))
+        try:
+            for line in stream:
+                self._stderr.append(line.rstrip("\n"))
+        except (ValueError, OSError):  # closed under us (the bot was shut down)
+            pass
 
     def _send(self, message: dict[str, Any]) -> None:
         process = self._process
