@@ -24,7 +24,6 @@ from typing import Any
 
 import numpy as np
 from numba import njit, prange
-from numba.extending import register_jitable
 
 from king import arena
 from king.bots import compiled, search
@@ -51,17 +50,19 @@ def cheat() -> None:
     search.SearchBot._worlds = _worlds  # type: ignore[method-assign, assignment]
 
 
-def swap_rollouts(path: Path, own: bool) -> None:
-    """Let ``search`` (not ``search1``) play its rollouts with the variant at ``path``."""
-    spec = importlib.util.spec_from_file_location(f"rollout_variant_{path.stem}", path)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"{path}: not a Python file")
+def _policy_duel() -> Any:
+    """``scripts/policy_duel.py``, whose loader of a variant this shares."""
+    path = Path(__file__).with_name("policy_duel.py")
+    spec = importlib.util.spec_from_file_location("policy_duel", path)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    if not hasattr(module, "KERNEL") or not hasattr(module, "rule_card"):
-        raise SystemExit(f"{path}: not a copy of rule_play.py (no KERNEL or rule_card)")
-    for function in module.KERNEL:
-        register_jitable(function)
+    return module
+
+
+def swap_rollouts(path: Path, own: bool) -> None:
+    """Let ``search`` (not ``search1``) play its rollouts with the variant at ``path``."""
+    module = _policy_duel().load_variant(path)
     variant_card = module.rule_card
 
     @njit(parallel=True, nogil=True)

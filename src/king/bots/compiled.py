@@ -366,14 +366,19 @@ def solve(state: Any, me: int, contract: int, trump: int, flags: int) -> tuple[i
     return int(value), int(nodes)
 
 
-def warm_up() -> None:
-    """Compile (or load from the cache) the search bot's entry points now, so that its
-    first move is not charged with it."""
+def _tiny_deal() -> tuple[Any, Any]:
+    """One world (each seat a whole suit) and an empty position, to compile on."""
     hands = np.array([SUITS[0], SUITS[1], SUITS[2], SUITS[3]], dtype=np.int64)
-    dealt = hands.reshape(1, 4).copy()
     base = np.zeros(STATE_SIZE, dtype=np.int64)
     base[S_LED] = -1
     base[S_TOP] = -1
+    return hands.reshape(1, 4).copy(), base
+
+
+def warm_up() -> None:
+    """Compile (or load from the cache) the search bot's entry points now, so that its
+    first move is not charged with it."""
+    dealt, base = _tiny_deal()
     values = np.zeros((1, 1), dtype=np.int64)
     for contract, trump in ((NO_TRICKS, -1), (TRUMPS, 0)):
         rule_rollouts(dealt, base, np.array([12], dtype=np.int64), 0, contract, trump, 0, 3, values)
@@ -388,11 +393,7 @@ def warm_up() -> None:
 
 def warm_up_lookahead() -> None:
     """Compile (or load) the rollouts with lookahead (:func:`lookahead_rollouts`)."""
-    hands = np.array([SUITS[0], SUITS[1], SUITS[2], SUITS[3]], dtype=np.int64)
-    dealt = hands.reshape(1, 4).copy()
-    base = np.zeros(STATE_SIZE, dtype=np.int64)
-    base[S_LED] = -1
-    base[S_TOP] = -1
+    dealt, base = _tiny_deal()
     values = np.zeros((1, 1), dtype=np.int64)
     cards = np.array([12], dtype=np.int64)
     lookahead_rollouts(dealt, base, cards, 0, NO_TRICKS, -1, 0, 13, 2, True, values)
@@ -410,11 +411,7 @@ def needs_compiling() -> bool | None:
 def warm_up_net(arrays: tuple[Any, ...]) -> None:
     """Compile (or load) the learned policy's entry points for a model's weights."""
     w0, w1, b1, w2, b2, w3, b3 = arrays
-    hands = np.array([SUITS[0], SUITS[1], SUITS[2], SUITS[3]], dtype=np.int64)
-    dealt = hands.reshape(1, 4).copy()
-    base = np.zeros(STATE_SIZE, dtype=np.int64)
-    base[S_LED] = -1
-    base[S_TOP] = -1
+    dealt, base = _tiny_deal()
     values = np.zeros((1, 1), dtype=np.int64)
     cards = np.array([12], dtype=np.int64)
     net_rollouts(dealt, base, cards, 0, NO_TRICKS, -1, 0, w0, w1, b1, w2, b2, w3, b3, values)
