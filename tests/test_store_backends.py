@@ -118,13 +118,16 @@ def test_a_lost_connection_fails_one_write_and_the_next_reconnects(
     store = open_store(address)
     try:
         store.create_table("T1", {"rules": "classic"})
-        pid = query(address, "SELECT pid FROM pg_stat_activity WHERE application_name = 'king'")
-        assert len(pid) == 1
-        query(address, "SELECT pg_terminate_backend(?)", (pid[0][0],))
+        pids = query(address, "SELECT pid FROM pg_stat_activity WHERE application_name = 'king'")
+        assert len(pids) >= 2  # the server lock's connection and the pool's
+        for (pid,) in pids:  # as a restart of the database would
+            query(address, "SELECT pg_terminate_backend(?)", (pid,))
         with pytest.raises(StoreError, match="could not be"):
             store.append("T1", 1, "start", {})
-        store.append("T1", 1, "start", {})  # a new connection, the lock taken again
+        store.append("T1", 1, "start", {})  # new connections, the lock taken again
         assert [e.kind for e in store.events("T1")] == ["table", "start"]
+        with pytest.raises(StoreLockedError, match="one server per database"):
+            open_store(address)
     finally:
         store.close()
 

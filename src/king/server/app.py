@@ -28,7 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from king import __version__
 from king.jsontext import JSONTextError, loads
 from king.record import RecordError, ReplayReport, parse, replay, to_record
-from king.server.accounts import LoginLimits
+from king.server.accounts import Account, LoginLimits
 from king.server.analysis import Analyses, AnalysisBusyError
 from king.server.board import board_document, checked_analysis
 from king.server.bus import Bus
@@ -37,7 +37,14 @@ from king.server.database import open_store
 from king.server.languages import choose_language, language_names, page_messages
 from king.server.lease import LeaseError, LeaseService
 from king.server.people import People
-from king.server.people_api import add_people_api, cross_site, current_account, seated_account
+from king.server.people_api import (
+    add_people_api,
+    cross_site,
+    current_account,
+    give_session,
+    origin_of,
+    seated_account,
+)
 from king.server.players import table_bots
 from king.server.protocol import (
     PROTOCOL_VERSION,
@@ -56,7 +63,7 @@ from king.server.registry import Elsewhere, Registry
 from king.server.session import Session
 from king.server.shared import RelayedConnection, SharedTables, process_name
 from king.server.store import EventStore, StoreError, describe
-from king.server.tables import ActionError, Table
+from king.server.tables import ActionError, Origin, Table
 
 __all__ = ["create_app", "WEB_DIR", "MAX_BODY_BYTES"]
 
@@ -99,6 +106,8 @@ _STATUS = {
     "seated": 409,
     "not_your_seat": 403,
     "game_over": 409,
+    "too_many_attempts": 429,
+    "name_taken": 409,
 }
 _CODES = {400: "bad_request", 404: "not_found", 405: "method", 413: "too_large", 422: "invalid"}
 _CSP = (
@@ -405,6 +414,37 @@ def _claim(answer: dict[str, Any]) -> SeatClaim:
     return SeatClaim(table=table, seat=answer["seat"], token=answer["token"], invite=f"/t/{table}")
 
 
+async def _join_shared(
+    request: Request,
+    table_id: str,
+    body: JoinRequest,
+    account: Account,
+    fresh: bool,
+    origin: Origin,
+) -> SeatClaim:
+    """A seat at a table that any process may own: a guest made for this request is
+    written first (the owner reads it from the database), once the table is known."""
+    registry = _registry(request)
+    shared = _shared(request)
+    assert shared is not None
+    address = request.client.host if request.client is not None else None
+    if fresh:
+        if not registry.store.exists(table_id):
+            raise ActionError("not_found", f"there is no table {table_id!r}")
+        registry.save_guest(account, address)
+    answer = await shared.ask(
+        table_id,
+        "join",
+        {
+            "name": body.name,
+            "seat": body.seat,
+            "account": account.id,
+            "origin": origin.to_json(),
+        },
+    )
+    return _claim(answer)
+
+
 def _find(request: Request, table_id: str) -> Table:
     table = _registry(request).get(table_id)
     if table is None:
@@ -451,11 +491,21 @@ def _add_api(app: FastAPI) -> None:
         if refused is not None:
             return refused
         address = request.client.host if request.client is not None else None
-        account = seated_account(request, response) if body.seat is not None else None
+        account: Account | None = None
+        fresh = False
+        if body.seat is not None:
+            account, fresh = seated_account(request)
+        else:
+            account = current_account(request)
+        origin = origin_of(request, response)
         try:
-            table, seat, token = _registry(request).create(body, address, account)
+            table, seat, token = _registry(request).create(body, address, account, origin)
         except ActionError as error:
+            if fresh and account is not None:
+                give_session(request, response, account)
             return _keep_cookie(_refused(error), response)
+        if fresh and account is not None:
+            give_session(request, response, account)
         return SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
 
     @app.get("/api/tables/{table_id}")
@@ -475,19 +525,24 @@ def _add_api(app: FastAPI) -> None:
         refused = cross_site(request)
         if refused is not None:
             return refused
-        shared = _shared(request)
-        account = seated_account(request, response)
+        registry = _registry(request)
+        address = request.client.host if request.client is not None else None
+        account, fresh = seated_account(request)
+        origin = origin_of(request, response)
         try:
-            if shared is not None:
-                claim = await shared.ask(
-                    table_id, "join", {"name": body.name, "seat": body.seat, "account": account.id}
-                )
-                return _claim(claim)
-            table = _find(request, table_id)
-            seat, token = _registry(request).claim(table, body.name, body.seat, account)
+            if _shared(request) is not None:
+                claim = await _join_shared(request, table_id, body, account, fresh, origin)
+            else:
+                table = _find(request, table_id)
+                seat, token = registry.claim(table, body.name, body.seat, account, origin, address)
+                claim = SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
         except ActionError as error:
+            if fresh:
+                give_session(request, response, account)
             return _keep_cookie(_refused(error), response)
-        return SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
+        if fresh:
+            give_session(request, response, account)
+        return claim
 
     @app.post("/api/tables/{table_id}/seat", response_model=SeatClaim)
     async def take_back(request: Request, table_id: str) -> Any:
@@ -628,6 +683,19 @@ def _add_socket(app: FastAPI) -> None:
             await client.close()
 
 
+class _Assets(StaticFiles):
+    """The pages' scripts, styles, fonts and images under ``/static``.  The pages
+    themselves are served once, at their own addresses with their content security
+    policy (:func:`_page`): never a second time here without it."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        if path.lower().endswith((".html", ".htm")):
+            raise HTTPException(404, "the pages are served at their own addresses")
+        response = await super().get_response(path, scope)
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
+
 def _page(request: Request, name: str) -> HTMLResponse:
     """A page, its ``<html lang>`` set for the first paint to the address's ``?lang`` or
     the browser's ``Accept-Language`` (the page's script then applies a stored choice)."""
@@ -665,4 +733,4 @@ def _add_pages(app: FastAPI) -> None:
     async def leaderboard_page(request: Request) -> HTMLResponse:
         return _page(request, "leaderboard.html")
 
-    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    app.mount("/static", _Assets(directory=WEB_DIR), name="static")

@@ -56,6 +56,14 @@ class ServerSettings:
     #: (registrations from one address count against the second too).
     logins_per_name: int = 5
     logins_per_address: int = 30
+    #: Seats one client address may take at one rated table (None: no limit): one
+    #: person, one seat, even with several accounts.  People who share an address (a
+    #: household, a café) raise it to sit at one rated table together.
+    rated_seats_per_address: int | None = 1
+    #: The move clock of rated tables: each person's reserve for the whole game and the
+    #: free seconds of every turn (after both, the stand-in makes the move).
+    clock_reserve: float = 180.0
+    clock_per_move: float = 15.0
     #: The local ``king``'s person: every request is theirs (no logins), under this name.
     local_player: str | None = None
 
@@ -76,12 +84,21 @@ class ServerSettings:
             "tables_per_address",
             "logins_per_name",
             "logins_per_address",
+            "rated_seats_per_address",
         ):
             value = getattr(self, name)
             if value is not None and value < 1:
                 raise ValueError(f"{name} must be at least 1, not {value}")
         if self.max_bot_exact is not None and self.max_bot_exact < 0:
             raise ValueError(f"max_bot_exact must be 0 or more, not {self.max_bot_exact}")
+        if not 0 <= self.clock_reserve <= 86400:
+            raise ValueError(
+                f"the clock's reserve must be 0-86400 seconds, not {self.clock_reserve}"
+            )
+        if not 1 <= self.clock_per_move <= 3600:
+            raise ValueError(
+                f"the clock's seconds a move must be 1-3600, not {self.clock_per_move}"
+            )
         if not 0.2 <= self.lease_seconds <= 60:
             raise ValueError(f"a lease lasts 0.2-60 seconds, not {self.lease_seconds}")
         if self.redis is not None:

@@ -8,7 +8,11 @@ name as written, in small letters and in capitals, each folded to one case: ever
 has a few :func:`name_keys`, and two names clash when any of their keys are equal.
 
 A name is 3 to 20 letters and digits of one script (with Latin digits), with single
-``_ - .`` between them; it is kept as written (after NFKC) for display.
+``_ - .`` between them; it is kept as written (after NFKC) for display.  Every name
+shown (an account's, or a guest's at a table) must show: no invisible characters
+(Unicode's default-ignorable code points, such as the Hangul fillers U+3164 that are
+letters yet print nothing), at least one letter or digit, and at most :data:`MAX_MARKS`
+combining marks on one letter (more stack into a smear over the names around it).
 """
 
 from __future__ import annotations
@@ -18,16 +22,21 @@ from functools import cache
 from typing import Any
 
 __all__ = [
+    "MAX_MARKS",
     "MAX_NAME",
     "MIN_NAME",
     "NameError_",
     "RESERVED",
     "check_name",
+    "check_shown_name",
     "name_keys",
 ]
 
 MIN_NAME = 3
 MAX_NAME = 20
+#: Combining marks one letter may carry (after NFKC: Indic and Vietnamese letters need
+#: two or three).
+MAX_MARKS = 3
 #: Names no person may take: the house bots play as players of their own, and these
 #: would pass for the site's voice.
 RESERVED = (
@@ -108,6 +117,53 @@ def name_keys(name: str) -> frozenset[str]:
     )
 
 
+def _invisible(char: str) -> bool:
+    import icu
+
+    return bool(icu.Char.hasBinaryProperty(char, icu.UProperty.DEFAULT_IGNORABLE_CODE_POINT))
+
+
+def _check_visible(name: str) -> None:
+    """Refuse a name with an invisible character, with no letter or digit, or with a
+    letter carrying more than :data:`MAX_MARKS` marks."""
+    if any(_invisible(char) for char in name):
+        raise NameError_(
+            "name_invisible", "a name may not hold invisible characters (such as fillers)"
+        )
+    if not any(unicodedata.category(char)[0] == "L" or char.isdigit() for char in name):
+        raise NameError_("name_invisible", "a name needs at least one letter or digit")
+    run = 0
+    for char in name:
+        run = run + 1 if unicodedata.category(char)[0] == "M" else 0
+        if run > MAX_MARKS:
+            raise NameError_(
+                "name_marks", f"a letter may carry at most {MAX_MARKS} marks above or below it"
+            )
+
+
+def check_shown_name(text: str) -> str:
+    """A guest's name at a table as it will be shown: NFKC, invisible characters
+    dropped; refused (:class:`NameError_`) when no letter or digit is left, a letter
+    carries too many marks, or it reads like a name kept for the site.  Free otherwise
+    (spaces, any script): a guest's name is a label, not an account's.
+
+    >>> check_shown_name("Ada\u3164")
+    'Ada'
+    >>> check_shown_name("\u3164\u3164\u3164")
+    Traceback (most recent call last):
+    ...
+    king.server.names.NameError_: a name needs at least one letter or digit
+    """
+    name = "".join(ch for ch in unicodedata.normalize("NFKC", text) if not _invisible(ch))
+    name = " ".join(name.split())
+    _check_visible(name)
+    keys = name_keys(name)
+    for reserved in RESERVED:
+        if keys & name_keys(reserved):
+            raise NameError_("name_reserved", f"{name!r} is kept for the site or a house bot")
+    return name
+
+
 def check_name(text: str) -> str:
     """The name as it will be kept (NFKC, as written), or :class:`NameError_` saying
     what is wrong with it.
@@ -141,6 +197,7 @@ def check_name(text: str) -> str:
                 f"a name is letters and digits, with _ - . only between them: not {char!r}",
             )
         previous = char
+    _check_visible(name)
     if _checker().check(name) != 0:
         raise NameError_(
             "name_script",

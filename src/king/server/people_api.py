@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import secrets
 import urllib.parse
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import FastAPI, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -25,15 +26,30 @@ from king.server.names import MAX_NAME
 from king.server.people import HOUSE_BOTS, People
 from king.server.ratings import Rating, shown
 from king.server.registry import Registry
-from king.server.tables import ActionError
+from king.server.tables import ActionError, Origin
 
-__all__ = ["SESSION_COOKIE", "add_people_api", "current_account", "seated_account"]
+if TYPE_CHECKING:
+    from king.server.shared import SharedTables
+
+__all__ = [
+    "DEVICE_COOKIE",
+    "SESSION_COOKIE",
+    "add_people_api",
+    "current_account",
+    "give_session",
+    "origin_of",
+    "seated_account",
+]
 
 SESSION_COOKIE = "king_session"
+#: A random id per browser, kept for a rated table's "one person, one seat" rule.
+DEVICE_COOKIE = "king_device"
 _COOKIE_SECONDS = 60 * 86400
+_DEVICE_SECONDS = 400 * 86400
 _STATUS = {
     "bad_login": 401,
     "too_many_attempts": 429,
+    "busy": 503,
     "name_taken": 409,
     "not_logged_in": 401,
     "local": 403,
@@ -104,16 +120,45 @@ def _set_session(request: Request, response: Response, token: str) -> None:
     )
 
 
-def seated_account(request: Request, response: Response) -> Account:
-    """The account that takes a seat: the session's, or a new guest's (whose session
-    cookie goes out with ``response``)."""
+def seated_account(request: Request) -> tuple[Account, bool]:
+    """The account that takes a seat: the session's, or a new guest's (``True``: made
+    for this request and not yet written; the registry writes it once the seat is sure,
+    then :func:`give_session` sets its cookie)."""
     account = current_account(request)
     if account is not None:
-        return account
+        return account, False
+    return _people(request).accounts.new_guest(), True
+
+
+def give_session(request: Request, response: Response, guest: Account) -> None:
+    """The session cookie of a guest made for this request, if it was written (a
+    request that seated nobody wrote nothing and sets no cookie)."""
     people = _people(request)
-    guest = people.accounts.guest()
-    _set_session(request, response, people.accounts.open_session(guest))
-    return guest
+    if people.accounts.get(guest.id) is not None:
+        _set_session(request, response, people.accounts.open_session(guest))
+
+
+def device_id(request: Request, response: Response) -> str:
+    """This browser's device id (a new one, in a cookie, the first time)."""
+    known = request.cookies.get(DEVICE_COOKIE, "")
+    if 16 <= len(known) <= 64 and known.isascii():
+        return known
+    fresh = secrets.token_urlsafe(18)
+    response.set_cookie(
+        DEVICE_COOKIE,
+        fresh,
+        max_age=_DEVICE_SECONDS,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return fresh
+
+
+def origin_of(request: Request, response: Response) -> Origin:
+    """Where a request to sit comes from, hashed: its address and its browser."""
+    return Origin.of(_address(request), device_id(request, response))
 
 
 def _me(people: People, account: Account | None) -> dict[str, Any]:
@@ -227,6 +272,36 @@ def _game_json(
     }
 
 
+async def _take_seats_back(request: Request, account: Account) -> list[dict[str, Any]]:
+    """Every seat of the account at an unfinished table, taken back to this device with
+    a new token (the other devices' tokens stop working and their connections close)."""
+    people = _people(request)
+    registry: Registry = request.app.state.registry
+    shared: SharedTables | None = getattr(request.app.state, "shared", None)
+    rows = people.ledger.history(account.id, finished_only=False, limit=_MOST_SEATS)
+    seats = []
+    for row in rows:
+        if row.status not in ("waiting", "playing"):
+            continue
+        try:
+            if shared is not None:
+                answer = await shared.ask(row.table, "take_back", {"account": account.id})
+                seat, token = int(answer["seat"]), str(answer["token"])
+            else:
+                table = registry.get(row.table)
+                if table is None:
+                    continue
+                seat, token = table.take_back(account.id)
+        except ActionError:
+            continue  # over or closed meanwhile: its token opens nothing any more
+        seats.append({"table": row.table, "seat": seat, "token": token})
+    return seats
+
+
+#: The unfinished tables "log out everywhere" looks through (the most recent first).
+_MOST_SEATS = 200
+
+
 def add_people_api(app: FastAPI) -> None:
     """The account, history, statistics and rating endpoints."""
 
@@ -252,7 +327,8 @@ def add_people_api(app: FastAPI) -> None:
             )
         except AccountError as error:
             return _refused(error)
-        token = people.accounts.open_session(account)
+        # A new session: the guest's token (which another may have seen) ends.
+        token = people.accounts.open_session(account, ending=request.cookies.get(SESSION_COOKIE))
         response = JSONResponse(_me(people, account), status_code=201)
         _set_session(request, response, token)
         return response
@@ -271,10 +347,7 @@ def add_people_api(app: FastAPI) -> None:
             )
         except AccountError as error:
             return _refused(error)
-        old = request.cookies.get(SESSION_COOKIE)
-        if old:
-            people.accounts.close_session(old)
-        token = people.accounts.open_session(account)
+        token = people.accounts.open_session(account, ending=request.cookies.get(SESSION_COOKIE))
         response = JSONResponse(_me(people, account))
         _set_session(request, response, token)
         return response
@@ -300,7 +373,8 @@ def add_people_api(app: FastAPI) -> None:
         if account is None or request.app.state.settings.local_player is not None:
             return _error(401, "not_logged_in", "log in first")
         ended = _people(request).accounts.close_sessions(account)
-        response = JSONResponse({"account": None, "ended": ended})
+        seats = await _take_seats_back(request, account)
+        response = JSONResponse({"account": None, "ended": ended, "seats": seats})
         response.delete_cookie(SESSION_COOKIE, path="/")
         return response
 

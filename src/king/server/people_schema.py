@@ -19,7 +19,7 @@ migrations run it, :mod:`king.server.store_sqlite` and :mod:`king.server.store_p
 
 from __future__ import annotations
 
-__all__ = ["COPIED", "people_schema"]
+__all__ = ["COPIED", "LIMIT_MARKS", "people_schema"]
 
 #: The tables ``king db copy`` carries to another database, parents first, with their
 #: columns (failed logins stay behind: they only matter where they happened).
@@ -137,3 +137,12 @@ CREATE INDEX king_rating_changes_by_player ON king_rating_changes(player, at);
 def people_schema(real: str) -> str:
     """The schema step in one backend's words (``real``: its floating-point type)."""
     return _SCHEMA.format(real=real)
+
+
+#: The next step: each count against a limit (``king_login_failures``, which now holds
+#: every attempt until it has succeeded) gets a mark, so that a login that succeeds takes
+#: back exactly its own attempts.
+LIMIT_MARKS = """
+ALTER TABLE king_login_failures ADD COLUMN mark TEXT;
+CREATE INDEX king_login_failures_by_mark ON king_login_failures(mark);
+"""

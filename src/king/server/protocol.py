@@ -239,6 +239,9 @@ class SeatInfo(_Model):
     #: still provisional (few rated games).
     rating: int | None = None
     provisional: bool = False
+    #: A person seated as a guest (no registered account): pages mark the name, which
+    #: is theirs alone only at this table.
+    guest: bool = False
 
 
 class TableInfo(_Model):
@@ -257,8 +260,10 @@ class TableInfo(_Model):
     created: float
     #: For a finished game played again: the new table (same seats, new deals).
     next: str | None = None
-    #: The name of the person who created the table (null for an older table).
+    #: Who created the table: their account's name, or a guest's name as they gave it
+    #: (``by_guest``); null for an older table.
     by: str | None = None
+    by_guest: bool = False
     #: Whether the person to act may ask the engine for a hint (chosen at creation).
     hints: bool = False
     #: Whether the game counts for the ratings (chosen at creation).

@@ -15,20 +15,22 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from king.server.accounts import Account
 
 from king.bots import BotSpecError
 from king.rules import Rules, RulesError
+from king.server.accounts import AccountError
 from king.server.config import ServerSettings
 from king.server.lease import Lease, LeaseError, LeaseService
+from king.server.names import NameError_, check_shown_name
 from king.server.people import People, rated_refusal
 from king.server.players import BotLimitError, BotRunner, check_bot_spec
 from king.server.protocol import CreateTableRequest, LobbyInfo, SeatRequest
 from king.server.store import EventStore, StoreError
-from king.server.tables import ActionError, Table, clean_name, hash_address
+from king.server.tables import NOWHERE, ActionError, Kind, Origin, Table, clean_name, hash_address
 
 __all__ = ["Elsewhere", "Registry", "TABLE_ID"]
 
@@ -44,6 +46,28 @@ class Elsewhere:
     """A table another server process owns now."""
 
     owner: str
+
+
+def _seats(request: CreateTableRequest, settings: ServerSettings) -> list[tuple[Kind, str | None]]:
+    """The seats a new table asks for, checked (a bot's spec against the limits)."""
+    seats: list[tuple[Kind, str | None]] = []
+    for number, wanted in enumerate(request.seats):
+        if wanted.kind == "human":
+            if wanted.bot is not None:
+                raise ActionError("invalid", f"seat {number} is for a person: give no bot")
+            seats.append(("human", None))
+            continue
+        if wanted.bot is None:
+            raise ActionError("invalid", f"seat {number} is a bot's: name the bot")
+        try:
+            seats.append(("bot", check_bot_spec(wanted.bot, settings)))
+        except BotLimitError as error:
+            raise ActionError("limit", f"seat {number}: {error}") from None
+        except BotSpecError as error:
+            raise ActionError("invalid", f"seat {number}: {error}") from None
+    if request.seat is not None and seats[request.seat][0] != "human":
+        raise ActionError("invalid", f"seat {request.seat} is a bot's: sit in a person's seat")
+    return seats
 
 
 class Registry:
@@ -229,49 +253,21 @@ class Registry:
         request: CreateTableRequest,
         address: str | None = None,
         account: Account | None = None,
+        origin: Origin = NOWHERE,
     ) -> tuple[Table, int | None, str | None]:
-        """A new table for the client at ``address`` (signed in as ``account``);
-        returns it with the creator's seat and token (if they sit).  Refused when the
-        server or this address already has as many open tables as the settings allow,
-        a bot asks for too much, or a rated table is not one that can be rated."""
-        self._prune()
-        if len(self._tables) >= self.settings.max_tables:
-            raise ActionError("busy", "this server has as many open tables as it can hold")
+        """A new table for the client at ``address`` (signed in as ``account``: a guest
+        made for this request is written only once everything is checked); returns it
+        with the creator's seat and token (if they sit).  Refused when the server or
+        this address already has as many open tables as the settings allow, a bot asks
+        for too much, a rated table is not one that can be rated, or the name will not
+        do.  The table shows its host as the account that made it."""
         host = None if address is None else hash_address(address)
-        per_address = self.settings.tables_per_address
-        if host is not None and per_address is not None:
-            mine = sum(1 for t in self._tables.values() if t.host == host and t.is_open)
-            if mine >= per_address:
-                idle = self.settings.idle_close
-                wait = (
-                    "" if idle is None else f" (one is closed after {idle / 60:g} min without play)"
-                )
-                raise ActionError(
-                    "too_many_tables",
-                    f"you already have {mine} unfinished tables, the most this server allows "
-                    f"one address (--tables-per-address): finish one first{wait}",
-                )
+        self._check_room(host)
         try:
             rules = Rules.from_spec(request.rules)
         except RulesError as error:
             raise ActionError("invalid", f"rules: {error}") from None
-        seats: list[tuple[Literal["human", "bot"], str | None]] = []
-        for number, wanted in enumerate(request.seats):
-            if wanted.kind == "human":
-                if wanted.bot is not None:
-                    raise ActionError("invalid", f"seat {number} is for a person: give no bot")
-                seats.append(("human", None))
-                continue
-            if wanted.bot is None:
-                raise ActionError("invalid", f"seat {number} is a bot's: name the bot")
-            try:
-                seats.append(("bot", check_bot_spec(wanted.bot, self.settings)))
-            except BotLimitError as error:
-                raise ActionError("limit", f"seat {number}: {error}") from None
-            except BotSpecError as error:
-                raise ActionError("invalid", f"seat {number}: {error}") from None
-        if request.seat is not None and seats[request.seat][0] != "human":
-            raise ActionError("invalid", f"seat {request.seat} is a bot's: sit in a person's seat")
+        seats = _seats(request, self.settings)
         if request.rated:
             why = rated_refusal(request.rules, request.hints, [(k, b) for k, b in seats])
             if why is not None:
@@ -280,6 +276,12 @@ class Registry:
                 raise ActionError(
                     "account_needed", "a rated table seats registered players: log in first"
                 )
+        if account is not None and account.registered and account.name is not None:
+            by, by_guest = account.name, False
+        else:
+            by, by_guest = self.guest_name(request.name), True
+        if request.seat is not None and account is not None and account.kind == "guest":
+            self.save_guest(account, address)
         seed = request.seed if request.seed is not None else secrets.randbits(63)
         table_id = self._new_id()
         lease = self._grant(table_id)
@@ -292,7 +294,8 @@ class Registry:
             settings=self.settings,
             runner=self.runner,
             host=host,
-            by=clean_name(request.name),
+            by=by,
+            by_guest=by_guest,
             hints=request.hints,
             rated=request.rated,
             lease=lease,
@@ -302,14 +305,56 @@ class Registry:
         self.adopt(table)
         if request.seat is None:
             return table, None, None
-        seat, token = self.claim(table, request.name, request.seat, account)
+        seat, token = self.claim(table, request.name, request.seat, account, origin, address)
         return table, seat, token
 
+    def _check_room(self, host: str | None) -> None:
+        """Refuse a new table when the server, or the address ``host``, has as many open
+        tables as the settings allow."""
+        self._prune()
+        if len(self._tables) >= self.settings.max_tables:
+            raise ActionError("busy", "this server has as many open tables as it can hold")
+        per_address = self.settings.tables_per_address
+        if host is None or per_address is None:
+            return
+        mine = sum(1 for t in self._tables.values() if t.host == host and t.is_open)
+        if mine >= per_address:
+            idle = self.settings.idle_close
+            wait = "" if idle is None else f" (one is closed after {idle / 60:g} min without play)"
+            raise ActionError(
+                "too_many_tables",
+                f"you already have {mine} unfinished tables, the most this server allows "
+                f"one address (--tables-per-address): finish one first{wait}",
+            )
+
+    def save_guest(self, account: Account, address: str | None) -> None:
+        """Write a guest made for a request (nothing if it is written already)."""
+        if self.people is None:
+            return
+        try:
+            self.people.accounts.save_guest(account, address)
+        except AccountError as error:
+            raise ActionError(error.code, error.message) from None
+
     def claim(
-        self, table: Table, name: str, seat: int | None, account: Account | None
+        self,
+        table: Table,
+        name: str,
+        seat: int | None,
+        account: Account | None,
+        origin: Origin = NOWHERE,
+        address: str | None = None,
     ) -> tuple[int, str]:
-        """A seat at ``table`` for ``name`` (and ``account``), indexed under the account."""
-        number, token = table.claim(name, seat, account)
+        """A seat at ``table`` for ``name`` (and ``account``), indexed under the account.
+        Checked first, so that a refused claim writes nothing: a guest's name (it must
+        show, and may not read like a registered player's), then a guest made for this
+        request is written (``address`` counts its new guests)."""
+        number, shown = table.seat_for(name, seat, account, origin)
+        if self.people is not None and (account is None or not account.registered):
+            name = self.guest_name(shown)
+        if account is not None and account.kind == "guest":
+            self.save_guest(account, address)
+        number, token = table.claim(name, number, account, origin)
         if account is not None and self.people is not None:
             try:
                 self.people.ledger.note_seat(table.id, number, account.id, table.created)
@@ -318,6 +363,22 @@ class Registry:
             self.refresh(table)
             table.announce_table()
         return number, token
+
+    def guest_name(self, name: str) -> str:
+        """A guest's name, as a table shows it: it must show
+        (:func:`~king.server.names.check_shown_name`) and may not read like a registered
+        player's name (which only that player sits under)."""
+        try:
+            shown = check_shown_name(clean_name(name))
+        except NameError_ as error:
+            raise ActionError("invalid", f"name: {error.message}") from None
+        if self.people is not None and self.people.accounts.taken(shown):
+            raise ActionError(
+                "name_taken",
+                f"{shown!r} is a registered player's name (or reads like one): log in as "
+                "that player, or choose another name",
+            )
+        return shown
 
     def again(self, table: Table, token: str, address: str | None = None) -> tuple[Table, int, str]:
         """The finished ``table`` played again: the same seats and bots, new deals.  The

@@ -44,7 +44,7 @@ from king.server.protocol import (
 from king.server.registry import Elsewhere, Registry
 from king.server.session import Session
 from king.server.store import StoreError
-from king.server.tables import ActionError, Client, Table
+from king.server.tables import ActionError, Client, Origin, Table
 
 __all__ = ["RemoteClient", "RelayedConnection", "SharedTables", "process_name"]
 
@@ -347,7 +347,11 @@ class SharedTables:
             if method == "join":
                 account = self._account(call.get("account"))
                 seat, token = self.registry.claim(
-                    table, str(call.get("name")), call.get("seat"), account
+                    table,
+                    str(call.get("name")),
+                    call.get("seat"),
+                    account,
+                    Origin.from_json(call.get("origin")),
                 )
                 return {"ok": {"table": table.id, "seat": seat, "token": token}}
             if method == "take_back":

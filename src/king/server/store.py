@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import urllib.parse
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from typing import Any, Protocol, TypeVar
 from king.jsontext import JSONTextError, loads
 
 __all__ = [
+    "Bounds",
     "Database",
     "EventStore",
     "Sql",
@@ -94,9 +96,16 @@ class Sql(Protocol):
         """Run a statement that changes rows; returns how many it changed."""
         ...
 
+    def lock(self, key: str) -> None:
+        """Hold a lock named ``key`` until the transaction ends, so that two
+        transactions that count and then write under one key take turns (a limit
+        checked and counted at once).  SQLite's writers already take turns."""
+        ...
+
 
 class EventStore(Protocol):
-    """The event log of one server process."""
+    """The event log of one server process.  Its methods may be called from any
+    thread: each transaction runs on a connection no other thread is using."""
 
     #: Where the log is, for messages (a PostgreSQL address without its password).
     where: str
@@ -161,9 +170,32 @@ class EventStore(Protocol):
         and nothing of it is kept."""
         ...
 
+    def read(self, work: Callable[[Sql], T]) -> T:
+        """Run ``work`` in one read-only transaction (it sees one moment of the
+        database, waits for no writer, and any write in it is refused)."""
+        ...
+
     def close(self) -> None:
         """Close the log and release what it holds; idempotent."""
         ...
+
+
+class Bounds:
+    """Where one transaction's statements may run: on the thread that began it, until
+    it ends.  A statement from elsewhere is refused (a :class:`StoreError`), never run
+    on a connection another thread is using."""
+
+    def __init__(self) -> None:
+        self._thread: int | None = threading.get_ident()
+
+    def check(self) -> None:
+        if self._thread is None:
+            raise StoreError("a statement came after its transaction had ended")
+        if threading.get_ident() != self._thread:
+            raise StoreError("a transaction of the event log was used from another thread")
+
+    def end(self) -> None:
+        self._thread = None
 
 
 def default_db_path() -> Path:

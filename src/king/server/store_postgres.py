@@ -2,12 +2,14 @@
 past one machine.
 
 An event is appended in its own transaction, and :meth:`PostgresEventStore.append`
-returns only once it has committed, so an acknowledged move is in the database.  The
-schema is versioned (``king_schema``) and migrated in place under an advisory lock, so
-processes starting together never migrate twice.  Without a lease service a server
-must be the only one on its database: it holds a session advisory lock for as long as
-it is connected, and a second one fails at once (``exclusive=False`` leaves it out, for
-tools that only read or copy).
+returns only once it has committed, so an acknowledged move is in the database.  Each
+transaction takes a connection of its own from a pool (psycopg's), so the transactions
+of two threads never share one.  The schema is versioned (``king_schema``) and migrated
+in place under an advisory lock, so processes starting together never migrate twice.
+Without a lease service a server must be the only one on its database: a connection of
+its own holds a session advisory lock for as long as the server runs, and a second
+server fails at once (``exclusive=False`` leaves it out, for tools that only read or
+copy, and for processes that share tables by leases).
 
 psycopg (``pip install "king[postgres]"``) is imported only when a PostgreSQL address
 is given.
@@ -18,11 +20,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from king.server.people_schema import people_schema
+from king.server.people_schema import LIMIT_MARKS, people_schema
 from king.server.store import (
+    Bounds,
     Sql,
     StoredEvent,
     StoredTable,
@@ -36,6 +39,7 @@ from king.server.store import (
 
 if TYPE_CHECKING:
     import psycopg
+    import psycopg_pool
 
 __all__ = ["MIGRATIONS", "PostgresEventStore"]
 
@@ -66,6 +70,8 @@ MIGRATIONS: tuple[str, ...] = (
     "ALTER TABLE king_events ADD COLUMN fence BIGINT;",
     # 3: accounts, sessions, seats, results and ratings (king.server.people_schema).
     people_schema("DOUBLE PRECISION"),
+    # 4: a mark on each count against a limit (king.server.people_schema).
+    LIMIT_MARKS,
 )
 
 #: Advisory lock keys (any two 64-bit numbers no other program is likely to use).
@@ -74,11 +80,24 @@ _SERVER_LOCK = 0x6B696E67_00000002
 
 
 class PostgresEventStore:
-    """The event log of one server process in a PostgreSQL database."""
+    """The event log of one server process in a PostgreSQL database.
 
-    def __init__(self, address: str, *, exclusive: bool = True, timeout: float = 10.0) -> None:
+    ``pool_size`` bounds the connections its transactions use at once (a transaction
+    waits up to ``timeout`` seconds for one); an exclusive store has one more, which
+    holds the server lock and runs nothing else.
+    """
+
+    def __init__(
+        self,
+        address: str,
+        *,
+        exclusive: bool = True,
+        timeout: float = 10.0,
+        pool_size: int = 8,
+    ) -> None:
         try:
             import psycopg
+            import psycopg_pool
         except ImportError:
             raise StoreError(
                 'a postgresql:// database needs psycopg: pip install "king[postgres]"'
@@ -88,64 +107,114 @@ class PostgresEventStore:
         self._exclusive = exclusive
         self._timeout = timeout
         self.where = describe(address)
-        self._mutex = threading.Lock()
-        self._db: psycopg.Connection[Any] | None = None
         self._closed = False
-        with self._mutex:
-            self._connection()
+        #: Guards the connection that holds the server lock (exclusive stores only).
+        self._guard = threading.Lock()
+        self._holder: psycopg.Connection[Any] | None = None
+        with self._guard:
+            first = self._connect()
+            try:
+                _migrate(first, self.where)
+                if exclusive:
+                    _take_server_lock(first, self.where)
+                    self._holder = first
+            finally:
+                if self._holder is not first:
+                    first.close()
+        self._pool: psycopg_pool.ConnectionPool[psycopg.Connection[Any]] = (
+            psycopg_pool.ConnectionPool(
+                address,
+                kwargs=self._connect_options(),
+                min_size=1,
+                max_size=max(1, pool_size),
+                timeout=timeout,
+                configure=self._configure,
+                name="king",
+                open=False,
+            )
+        )
+        self._pool.open(wait=False)
 
-    def _connection(self) -> psycopg.Connection[Any]:
-        """The open connection, made afresh (schema checked, lock taken) if it was lost."""
-        if self._closed:
-            raise StoreError(f"the event log {self.where} is closed")
-        current = self._db
-        if current is not None and not current.closed and not current.broken:
-            return current
+    def _connect_options(self) -> dict[str, Any]:
+        return {
+            "autocommit": True,
+            "connect_timeout": max(1, round(self._timeout)),
+            "application_name": "king",
+        }
+
+    def _connect(self) -> psycopg.Connection[Any]:
         import psycopg
 
         try:
-            db: psycopg.Connection[Any] = psycopg.connect(
-                self._address,
-                autocommit=True,
-                connect_timeout=max(1, round(self._timeout)),
-                application_name="king",
-            )
+            return psycopg.connect(self._address, **self._connect_options())
         except psycopg.Error as error:
             raise StoreError(f"cannot connect to {self.where}: {_reason(error)}") from None
-        try:
-            if not self._exclusive:
-                # Processes share the tables: one frozen in the middle of an append must
-                # not keep the table's row locked from the process that takes it over.
-                db.execute("SET idle_in_transaction_session_timeout = '2s'")
-            _migrate(db, self.where)
-            if self._exclusive:
-                row = db.execute("SELECT pg_try_advisory_lock(%s)", (_SERVER_LOCK,)).fetchone()
-                if row is None or not row[0]:
-                    raise StoreLockedError(
-                        f"another king server is using {self.where}; stop it first "
-                        "(one server per database)"
-                    )
-        except BaseException:
-            db.close()
-            raise
-        self._db = db
-        return db
 
-    def _run(self, action: str, work: Callable[[psycopg.Connection[Any]], T]) -> T:
-        """Run ``work`` in one transaction; a database error becomes a
-        :class:`StoreError` that says what failed (the connection is made afresh next
-        time if it was lost)."""
+    def _configure(self, db: psycopg.Connection[Any]) -> None:
+        """A new pooled connection's settings."""
+        if not self._exclusive:
+            # Processes share the tables: one frozen in the middle of an append must
+            # not keep the table's row locked from the process that takes it over.
+            db.execute("SET idle_in_transaction_session_timeout = '2s'")
+
+    def _hold(self) -> None:
+        """The server lock still held (taken again on a new connection if the one that
+        held it was lost: :class:`StoreLockedError` if another server has it now)."""
+        if not self._exclusive:
+            return
+        with self._guard:
+            held = self._holder
+            if held is not None and not held.closed and not held.broken:
+                return
+            if held is not None:
+                held.close()
+                self._holder = None
+            db = self._connect()
+            try:
+                _take_server_lock(db, self.where)
+            except BaseException:
+                db.close()
+                raise
+            self._holder = db
+
+    def _lost(self) -> None:
+        """After a connection failed: drop the pool's dead connections and find out
+        whether the server lock's connection is gone too (taken again at the next
+        transaction), so that one failure is all a restarted database costs."""
         import psycopg
 
-        with self._mutex:
-            db = self._connection()
+        with suppress(psycopg.Error):
+            self._pool.check()
+        with self._guard:
+            held = self._holder
+            if held is None or held.closed:
+                return
             try:
-                with db.transaction():
-                    return work(db)
-            except psycopg.Error as error:
-                raise StoreError(
-                    f"the event log {self.where} could not be {action}: {_reason(error)}"
-                ) from None
+                held.execute("SELECT 1")
+            except psycopg.Error:
+                held.close()
+                self._holder = None
+
+    def _run(self, action: str, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """Run ``work`` in one transaction on a pooled connection (read-only when the
+        ``action`` is ``read``); a database error becomes a :class:`StoreError` that
+        says what failed."""
+        import psycopg
+
+        if self._closed:
+            raise StoreError(f"the event log {self.where} is closed")
+        self._hold()
+        try:
+            with self._pool.connection() as db, db.transaction():
+                if action == "read":
+                    db.execute("SET TRANSACTION READ ONLY")
+                return work(db)
+        except psycopg.Error as error:
+            if isinstance(error, psycopg.OperationalError) and not self._closed:
+                self._lost()
+            raise StoreError(
+                f"the event log {self.where} could not be {action}: {_reason(error)}"
+            ) from None
 
     def create_table(self, table_id: str, data: dict[str, Any]) -> float:
         now = time.time()
@@ -279,15 +348,28 @@ class PostgresEventStore:
         self._run("written", work)
 
     def run(self, work: Callable[[Sql], T]) -> T:
-        return self._run("written", lambda db: work(_PostgresSql(db)))
+        return self._run("written", lambda db: _bounded(db, work))
+
+    def read(self, work: Callable[[Sql], T]) -> T:
+        return self._run("read", lambda db: _bounded(db, work))
 
     def close(self) -> None:
-        """Close the connection (which releases the server lock); idempotent."""
-        with self._mutex:
-            self._closed = True
-            if self._db is not None:
-                self._db.close()
-                self._db = None
+        """Close the pool and the server lock's connection (which releases the lock);
+        idempotent."""
+        self._closed = True
+        self._pool.close()
+        with self._guard:
+            if self._holder is not None:
+                self._holder.close()
+                self._holder = None
+
+
+def _bounded(db: psycopg.Connection[Any], work: Callable[[Sql], T]) -> T:
+    sql = _PostgresSql(db)
+    try:
+        return work(sql)
+    finally:
+        sql.bounds.end()
 
 
 class _PostgresSql:
@@ -298,12 +380,20 @@ class _PostgresSql:
 
     def __init__(self, db: psycopg.Connection[Any]) -> None:
         self._db = db
+        self.bounds = Bounds()
+
+    def lock(self, key: str) -> None:
+        """A transaction-scoped advisory lock named by ``key``."""
+        self.bounds.check()
+        self._db.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (key,))
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        self.bounds.check()
         cursor = self._db.execute(sql.replace("?", "%s"), tuple(params))
         return [] if cursor.description is None else [tuple(row) for row in cursor.fetchall()]
 
     def change(self, sql: str, params: Sequence[Any] = ()) -> int:
+        self.bounds.check()
         cursor = self._db.execute(sql.replace("?", "%s"), tuple(params))
         return cursor.rowcount
 
@@ -334,6 +424,15 @@ def _migrate(db: psycopg.Connection[Any], where: str) -> None:
             db.execute(
                 "INSERT INTO king_schema (version, at) VALUES (%s, %s)", (number, time.time())
             )
+
+
+def _take_server_lock(db: psycopg.Connection[Any], where: str) -> None:
+    """Hold the one-server lock on this connection's session, or refuse."""
+    row = db.execute("SELECT pg_try_advisory_lock(%s)", (_SERVER_LOCK,)).fetchone()
+    if row is None or not row[0]:
+        raise StoreLockedError(
+            f"another king server is using {where}; stop it first (one server per database)"
+        )
 
 
 @contextmanager

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import fcntl
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
-from king.server.people_schema import people_schema
+from king.server.people_schema import LIMIT_MARKS, people_schema
 from king.server.store import (
+    Bounds,
     Sql,
     StoredEvent,
     StoredTable,
@@ -58,6 +60,8 @@ MIGRATIONS: tuple[str, ...] = (
     "ALTER TABLE events ADD COLUMN fence INTEGER;",
     # 4: accounts, sessions, seats, results and ratings (king.server.people_schema).
     people_schema("REAL"),
+    # 5: a mark on each count against a limit (king.server.people_schema).
+    LIMIT_MARKS,
 )
 
 
@@ -67,51 +71,126 @@ class SqliteEventStore:
     ``durable=True`` asks SQLite to sync every commit to the disk (``synchronous=FULL``);
     the default (``NORMAL`` in WAL mode) already survives the process being killed at
     any moment, and loses at most the last commits on a power cut.
+
+    Every thread has a connection of its own (made at its first use, closed with the
+    store): one ``sqlite3`` connection is never shared, so the transactions of two
+    threads cannot interleave on it (a read joining another thread's open transaction,
+    a ``BEGIN`` inside it).  Writers of this process take turns on one lock, so none
+    waits in SQLite's busy loop behind another; readers need no lock (WAL gives each a
+    snapshot).  A busy timeout covers other processes reading the file (``king db copy``).
     """
 
-    def __init__(self, path: Path, *, durable: bool = False) -> None:
+    def __init__(self, path: Path, *, durable: bool = False, busy_timeout: float = 30.0) -> None:
         self.path = path
         self.where = str(path)
+        self._synchronous = "FULL" if durable else "NORMAL"
+        self._busy_timeout = busy_timeout
+        self._local = threading.local()
+        self._opened: list[tuple[threading.Thread, sqlite3.Connection]] = []
+        self._opened_lock = threading.Lock()
+        self._writer = threading.Lock()
+        self._writing: int | None = None
+        self._closed = False
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise StoreError(f"cannot create the folder {path.parent}: {error.strerror}") from None
         self._lock = _lock(path)
         try:
-            self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            db = self._connection()
+            db.execute("PRAGMA journal_mode=WAL")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > len(MIGRATIONS):
                 raise StoreError(
                     f"{path} was written by a newer king (schema {version}); upgrade king"
                 )
             for number in range(version + 1, len(MIGRATIONS) + 1):
                 # executescript commits first; the script is one transaction of its own.
-                self._db.executescript(
+                db.executescript(
                     f"BEGIN IMMEDIATE; {MIGRATIONS[number - 1]} PRAGMA user_version={number}; "
                     "COMMIT;"
                 )
         except sqlite3.DatabaseError as error:
-            self._lock.close()
+            self._close_all()
             raise StoreError(f"{path} is not a usable king database: {error}") from None
         except StoreError:
-            self._lock.close()
+            self._close_all()
             raise
+
+    def _connection(self) -> sqlite3.Connection:
+        """This thread's connection, opened at its first use."""
+        db: sqlite3.Connection | None = getattr(self._local, "db", None)
+        if db is not None:
+            return db
+        if self._closed:
+            raise StoreError(f"the event log {self.path} is closed")
+        try:
+            # check_same_thread=False only so that close() may close every thread's
+            # connection; each is used by the thread that made it alone (``_local``).
+            db = sqlite3.connect(
+                self.path,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=self._busy_timeout,
+            )
+            db.execute(f"PRAGMA synchronous={self._synchronous}")
+            db.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.Error as error:
+            raise StoreError(f"{self.path} is not a usable king database: {error}") from None
+        self._local.db = db
+        with self._opened_lock:
+            for thread, other in [pair for pair in self._opened if not pair[0].is_alive()]:
+                other.close()  # a connection of a thread that has ended
+                self._opened.remove((thread, other))
+            self._opened.append((threading.current_thread(), db))
+        return db
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
-        try:
-            self._db.execute("BEGIN IMMEDIATE")
+        """One write transaction on this thread's connection, this process's writers
+        taking turns.  It commits or rolls back whole: a failed ``COMMIT`` is rolled
+        back too, so the connection is never left inside a transaction."""
+        me = threading.get_ident()
+        if self._writing == me:
+            raise StoreError("a transaction of the event log was begun inside another one")
+        db = self._connection()
+        with self._writer:
+            self._writing = me
             try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield db
+                    db.execute("COMMIT")
+                finally:
+                    if db.in_transaction:
+                        db.execute("ROLLBACK")
+            except sqlite3.Error as error:
+                raise StoreError(
+                    f"the event log {self.path} could not be written: {error}"
+                ) from None
+            finally:
+                self._writing = None
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """One read-only transaction on this thread's connection: a snapshot, with no
+        lock taken and no write possible (``query_only``)."""
+        db = self._connection()
+        if db.in_transaction:
+            raise StoreError("a transaction of the event log was begun inside another one")
+        try:
+            db.execute("PRAGMA query_only=ON")
+            try:
+                db.execute("BEGIN DEFERRED")
+                try:
+                    yield db
+                finally:
+                    if db.in_transaction:
+                        db.execute("COMMIT")
+            finally:
+                db.execute("PRAGMA query_only=OFF")
         except sqlite3.Error as error:
-            raise StoreError(f"the event log {self.path} could not be written: {error}") from None
+            raise StoreError(f"the event log {self.path} could not be read: {error}") from None
 
     def create_table(self, table_id: str, data: dict[str, Any]) -> float:
         """Record a new table with its first event (number 0, kind ``table``)."""
@@ -165,7 +244,7 @@ class SqliteEventStore:
             return changed.rowcount == 1
 
     def fence(self, table_id: str) -> int:
-        with self._transaction() as db:
+        with self._reading() as db:
             row = db.execute("SELECT fence FROM tables WHERE id = ?", (table_id,)).fetchone()
         return 0 if row is None else int(row[0])
 
@@ -179,13 +258,11 @@ class SqliteEventStore:
 
     def events(self, table_id: str) -> list[StoredEvent]:
         """A table's events in order (empty for an unknown table)."""
-        try:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT number, kind, data, at FROM events WHERE table_id = ? ORDER BY number",
                 (table_id,),
             ).fetchall()
-        except sqlite3.Error as error:
-            raise StoreError(f"the event log {self.path} could not be read: {error}") from None
         return parse_events(table_id, rows)
 
     def table_ids(self, status: str, limit: int | None = None) -> list[str]:
@@ -195,18 +272,14 @@ class SqliteEventStore:
         if limit is not None:
             query += " LIMIT ?"
             params = (status, limit)
-        try:
-            return [row[0] for row in self._db.execute(query, params)]
-        except sqlite3.Error as error:
-            raise StoreError(f"the event log {self.path} could not be read: {error}") from None
+        with self._reading() as db:
+            return [row[0] for row in db.execute(query, params)]
 
     def tables(self) -> list[StoredTable]:
         """Every table of the log, the oldest first."""
         query = "SELECT id, status, created, updated FROM tables ORDER BY created, id"
-        try:
-            return [StoredTable(*row) for row in self._db.execute(query)]
-        except sqlite3.Error as error:
-            raise StoreError(f"the event log {self.path} could not be read: {error}") from None
+        with self._reading() as db:
+            return [StoredTable(*row) for row in db.execute(query)]
 
     def add_table(self, table: StoredTable, events: list[StoredEvent]) -> None:
         """Add a whole table with its events as they are, in one transaction."""
@@ -222,34 +295,64 @@ class SqliteEventStore:
 
     def exists(self, table_id: str) -> bool:
         """Whether a table of this id was ever created."""
-        row = self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
+        with self._reading() as db:
+            row = db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone()
         return row is not None
 
     def run(self, work: Callable[[Sql], T]) -> T:
         """Run ``work`` in one transaction (``BEGIN IMMEDIATE``: writers take turns)."""
         with self._transaction() as db:
-            return work(_SqliteSql(db))
+            sql = _SqliteSql(db)
+            try:
+                return work(sql)
+            finally:
+                sql.bounds.end()
+
+    def read(self, work: Callable[[Sql], T]) -> T:
+        """Run ``work`` in one read-only transaction (a snapshot; writes are refused)."""
+        with self._reading() as db:
+            sql = _SqliteSql(db)
+            try:
+                return work(sql)
+            finally:
+                sql.bounds.end()
 
     def close(self) -> None:
-        """Close the database and release the lock; idempotent."""
+        """Close every thread's connection and release the lock; idempotent.  Called
+        once nothing else uses the store (at shutdown)."""
+        self._closed = True
+        self._close_all()
+
+    def _close_all(self) -> None:
+        with self._opened_lock:
+            opened, self._opened = self._opened, []
         try:
-            self._db.close()
+            for _, db in opened:
+                db.close()
         finally:
             self._lock.close()
 
 
 class _SqliteSql:
-    """:class:`~king.server.store.Sql` on one SQLite connection in a transaction."""
+    """:class:`~king.server.store.Sql` on one SQLite connection in a transaction (which
+    refuses statements from another thread or after it has ended)."""
 
     tables = "tables"
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db
+        self.bounds = Bounds()
+
+    def lock(self, key: str) -> None:
+        """Writers already take turns on the whole file (``BEGIN IMMEDIATE``)."""
+        self.bounds.check()
 
     def rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        self.bounds.check()
         return [tuple(row) for row in self._db.execute(sql, tuple(params)).fetchall()]
 
     def change(self, sql: str, params: Sequence[Any] = ()) -> int:
+        self.bounds.check()
         return self._db.execute(sql, tuple(params)).rowcount
 
 

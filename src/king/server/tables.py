@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -42,14 +43,24 @@ from king.server.protocol import (
     TableMessage,
     WelcomeMessage,
 )
-from king.server.store import EventStore, StoredEvent, StoreError, StoreFencedError
+from king.server.store import EventStore, StoredEvent, StoreError, StoreFencedError, dumps
 
 if TYPE_CHECKING:
     from king.server.accounts import Account
     from king.server.lease import Lease
     from king.server.people import Profile
 
-__all__ = ["ActionError", "Client", "Seat", "Table", "hash_address", "hash_token", "clean_name"]
+__all__ = [
+    "NOWHERE",
+    "ActionError",
+    "Client",
+    "Origin",
+    "Seat",
+    "Table",
+    "clean_name",
+    "hash_address",
+    "hash_token",
+]
 
 log = logging.getLogger("king.server")
 
@@ -120,6 +131,9 @@ class Seat:
     account: str | None = None
     #: When the person was last connected (``time.monotonic``).
     away_since: float = 0.0
+    #: Where the person sat from, at a rated table (hashes; see :class:`Origin`).
+    device: str | None = None
+    address: str | None = None
 
     @property
     def claimed(self) -> bool:
@@ -132,6 +146,43 @@ class Seat:
         if self.kind == "bot":
             return f"{self.bot} bot {self.number}"
         return self.name or f"seat {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a request to sit came from, as a rated table keeps it to seat one person
+    once: :func:`hash_address` of the client's address and a hash of its browser's
+    device cookie (None: not known)."""
+
+    address: str | None = None
+    device: str | None = None
+
+    @classmethod
+    def of(cls, address: str | None, device: str | None) -> Origin:
+        """The origin of a client's address and device cookie, hashed."""
+        return cls(
+            None if address is None else hash_address(address),
+            None
+            if not device
+            else hashlib.sha256(b"king-device:" + device.encode()).hexdigest()[:16],
+        )
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"address": self.address, "device": self.device}
+
+    @classmethod
+    def from_json(cls, data: object) -> Origin:
+        """What :meth:`to_json` wrote (anything else: nowhere known)."""
+        if not isinstance(data, dict):
+            return cls()
+        return cls(_text(data.get("address")), _text(data.get("device")))
+
+
+NOWHERE = Origin()
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
 
 
 #: The kinds of the log's events that are the game's own (:mod:`king.events`); the
@@ -171,6 +222,7 @@ class Table:
         self.host: str | None = header.get("host")
         #: The creator's name, as they gave it (shown to invitees).
         self.by: str | None = header.get("by")
+        self.by_guest = header.get("by_guest") is True
         #: Whether the person to act may ask the engine for a hint (set at creation).
         self.hints = header.get("hints") is True
         #: Whether the game counts for the ratings (set at creation).
@@ -199,6 +251,8 @@ class Table:
         self._speeds: dict[Client, Speed] = {}
         self.autoplay = Autoplay(self)
         self._broken: str | None = None
+        #: Set when a write failed in a way that may have kept it (see ``_record``).
+        self._unsure = False
         self._closed = False
         #: This process's lease on the table, when server processes share tables: every
         #: write carries its fencing number and none is made once it has passed.
@@ -225,6 +279,7 @@ class Table:
         runner: BotRunner,
         host: str | None = None,
         by: str | None = None,
+        by_guest: bool = False,
         hints: bool = False,
         rated: bool = False,
         lease: Lease | None = None,
@@ -241,6 +296,8 @@ class Table:
             header["host"] = host
         if by is not None:
             header["by"] = by
+        if by_guest:
+            header["by_guest"] = True
         if hints:
             header["hints"] = True
         if rated:
@@ -310,6 +367,8 @@ class Table:
             seat.token_hash = str(data["token"])
             account = data.get("account")
             seat.account = account if isinstance(account, str) else None
+            seat.device = _text(data.get("device"))
+            seat.address = _text(data.get("address"))
         elif kind == "token":
             # The seat taken back by its account (from another device): a new token.
             seat = self.seats[int(data["seat"])]
@@ -355,11 +414,44 @@ class Table:
             raise
 
     def _record(self, kind: str, data: dict[str, Any], status: Status | None = None) -> None:
-        """Append an event to the log, then apply it; a failed write changes nothing."""
-        self._append(kind, data, status)
+        """Append an event to the log, then apply it; a failed write changes nothing.
+
+        A write can fail after the database has kept it (a connection lost at the
+        commit): then the table reads its log back before it answers, and the event
+        counts as made exactly when it is there.  Until it could read the log, the table
+        takes no further event, so memory and log never part."""
+        self._catch_up()
+        number = self.seq
+        try:
+            self._append(kind, data, status)
+        except StoreFencedError:
+            raise
+        except StoreError:
+            self._unsure = True
+            found = {event.number: event for event in self._catch_up()}
+            mine = found.get(number)
+            if mine is None or (mine.kind, mine.data) != (kind, json.loads(dumps(data))):
+                raise
+            self.last_active = time.monotonic()
+            return
         self.seq += 1
         self._apply(kind, data)
         self.last_active = time.monotonic()
+
+    def _catch_up(self) -> list[StoredEvent]:
+        """After a write whose fate was unknown, fold in what the log holds beyond what
+        the table has applied, and return it (raises :class:`StoreError` while the log
+        cannot be read)."""
+        if not self._unsure:
+            return []
+        events = self.store.events(self.id)[self.seq :]
+        for event in events:
+            self._apply(event.kind, event.data)
+            self.seq += 1
+        self._unsure = False
+        if events:
+            log.warning("table %s: read %d event(s) back from its log", self.id, len(events))
+        return events
 
     def _deal_next(self) -> None:
         """Deal the next deal from the game's seed and log its hands."""
@@ -383,20 +475,19 @@ class Table:
 
     # -- joining and connections ----------------------------------------------------------
 
-    def claim(self, name: str, seat: int | None, account: Account | None = None) -> tuple[int, str]:
-        """Give a free person's seat to ``name`` (a registered ``account`` sits under its
-        own name); returns the seat and its secret token.  A rated table seats only
-        registered players, each once."""
+    def seat_for(
+        self, name: str, seat: int | None, account: Account | None = None, origin: Origin = NOWHERE
+    ) -> tuple[int, str]:
+        """The seat :meth:`claim` would give and the name it would sit under, or the
+        :class:`ActionError` it would raise; changes nothing.  A registered ``account``
+        sits under its own name.  A rated table seats only registered players, each
+        once, and one person once: not a second seat for a browser (``origin.device``)
+        or, with ``rated_seats_per_address``, an address that has that many."""
         name = clean_name(name)
         if account is not None and account.registered and account.name is not None:
             name = account.name
         if self.rated:
-            if account is None or not account.registered:
-                raise ActionError(
-                    "account_needed", "a rated table seats registered players: log in first"
-                )
-            if any(s.account == account.id for s in self.seats):
-                raise ActionError("seated", "you already have a seat at this rated table")
+            self._one_person_one_seat(account, origin)
         if self.status == "closed":
             raise ActionError("closed", "this table was closed after a long time without play")
         if self.status != "waiting":
@@ -411,10 +502,45 @@ class Table:
             raise ActionError("bot_seat", f"seat {seat} is played by a bot")
         if target.claimed:
             raise ActionError("seat_taken", f"seat {seat} is already taken")
+        return seat, name
+
+    def _one_person_one_seat(self, account: Account | None, origin: Origin) -> None:
+        if account is None or not account.registered:
+            raise ActionError(
+                "account_needed", "a rated table seats registered players: log in first"
+            )
+        if any(s.account == account.id for s in self.seats):
+            raise ActionError("seated", "you already have a seat at this rated table")
+        if origin.device is not None and any(s.device == origin.device for s in self.seats):
+            raise ActionError(
+                "seated",
+                "this browser already has a seat at this rated table: one person, one seat",
+            )
+        most = self.settings.rated_seats_per_address
+        if most is not None and origin.address is not None:
+            held = sum(1 for s in self.seats if s.address == origin.address)
+            if held >= most:
+                raise ActionError(
+                    "seated",
+                    "your address already has a seat at this rated table: one person, one "
+                    "seat (a server may allow more with --rated-seats-per-address)",
+                )
+
+    def claim(
+        self, name: str, seat: int | None, account: Account | None = None, origin: Origin = NOWHERE
+    ) -> tuple[int, str]:
+        """Give a free person's seat to ``name`` (see :meth:`seat_for`); returns the
+        seat and its secret token."""
+        seat, name = self.seat_for(name, seat, account, origin)
+        target = self.seats[seat]
         token = secrets.token_urlsafe(24)
         joined: dict[str, Any] = {"seat": seat, "name": name, "token": hash_token(token)}
         if account is not None:
             joined["account"] = account.id
+        if self.rated:  # kept (as hashes) to seat one person once
+            joined.update(
+                {key: value for key, value in origin.to_json().items() if value is not None}
+            )
         self._record("join", joined)
         target.away_since = time.monotonic()
         if all(s.claimed for s in self.seats):
@@ -467,6 +593,10 @@ class Table:
         if seat is None and self.spectators >= self.settings.max_spectators:
             raise ActionError("full", "this table has as many spectators as it can take")
         speed = self.speed
+        try:
+            self._catch_up()  # a write's fate unknown: the log says what was made
+        except StoreError as error:
+            log.error("table %s: %s", self.id, error)
         self._clients[client] = seat
         self.last_active = time.monotonic()
         welcome = WelcomeMessage(
@@ -592,6 +722,10 @@ class Table:
             ) from None
         except StoreError as error:
             log.error("table %s: %s", self.id, error)
+            if self._unsure:  # the log could not be read back: nobody can say yet
+                raise ActionError(
+                    "server", "the server could not confirm the move: reconnect in a moment"
+                ) from None
             raise ActionError("server", "the move could not be saved, so it was not made") from None
         self._broadcast_state(event)
         if self.game.is_over:
@@ -723,6 +857,9 @@ class Table:
                 player=profile.player if profile is not None else None,
                 rating=profile.rating if profile is not None else None,
                 provisional=profile.provisional if profile is not None else False,
+                guest=s.kind == "human"
+                and s.claimed
+                and (profile is None or profile.player is None),
             )
             for s in self.seats
             for profile in (self.profiles.get(s.number),)
@@ -737,6 +874,7 @@ class Table:
             deal=self.game.deal_number,
             created=self.created,
             by=self.by,
+            by_guest=self.by_guest,
             next=self.next,
             hints=self.hints,
             rated=self.rated,

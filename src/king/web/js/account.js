@@ -2,7 +2,7 @@
 // player), logging in and out, and the one dialog that registers or logs in.  The
 // session cookie is HttpOnly: the page knows the person only through /api/me.
 
-import { api, ApiError } from "./api.js";
+import { api, ApiError, forgetAllTokens } from "./api.js";
 import { accountErrorText, ratingBadge } from "./people.js";
 import { t } from "./strings.js";
 
@@ -120,6 +120,7 @@ async function logout() {
   } catch {
     // the cookie is gone or the server is away: either way, draw the bar as signed out
   }
+  forgetAllTokens();
   changed({ account: null });
 }
 

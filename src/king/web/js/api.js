@@ -92,6 +92,19 @@ export function forgetToken(table) {
   storage()?.removeItem(TOKEN_KEY(table));
 }
 
+/** Forget every seat token this browser holds (at Log out: the next person at this
+ * browser takes no seat of the last one's). */
+export function forgetAllTokens() {
+  const store = storage();
+  if (!store) return;
+  const keys = [];
+  for (let i = 0; i < store.length; i += 1) {
+    const key = store.key(i);
+    if (key?.startsWith("king:token:")) keys.push(key);
+  }
+  for (const key of keys) store.removeItem(key);
+}
+
 export function loadName() {
   return storage()?.getItem("king:name") ?? "";
 }

@@ -359,7 +359,10 @@ export function askToJoin(ctx, info, account = null) {
     form.append(heading(dialog, t("join.title")));
     // Who made the table, its rules, and who sits where: bots, people, free seats.
     const about = el("div", "join-about");
-    if (info.by) about.append(el("p", "join-by", t("join.by", { name: info.by })));
+    if (info.by) {
+      const by = info.by_guest ? t("table.guest", { name: info.by }) : info.by;
+      about.append(el("p", "join-by", t("join.by", { name: by })));
+    }
     about.append(el("p", "join-rules", t("join.rules", { rules: rulesName(info.rules) })));
     if (info.hints) about.append(el("p", "join-hints", t("hint.onTitle")));
     if (info.rated) about.append(el("p", "join-rated", t("rated.badgeTitle")));

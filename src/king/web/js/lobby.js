@@ -29,6 +29,7 @@ function toast(text) {
 
 function seatLabel(seat) {
   if (seat.kind === "bot") return t("table.bot", { bot: seat.bot, n: seat.seat });
+  if (seat.name && seat.guest) return t("table.guest", { name: seat.name });
   return seat.name ?? t("lobby.free");
 }
 

@@ -307,7 +307,9 @@ async function loadGames() {
 
 async function logoutEverywhere() {
   try {
-    await api.logoutEverywhere();
+    const answer = await api.logoutEverywhere();
+    // The account's seats were taken back to this browser: the new tokens are these.
+    for (const seat of answer.seats ?? []) saveToken(seat.table, seat.token);
   } catch (error) {
     if (!(error instanceof ApiError && error.code === "not_logged_in")) {
       toast(error instanceof ApiError ? accountErrorText(error) : String(error));

@@ -20,6 +20,7 @@ export function seatName(ctx, seat) {
   const info = ctx.table?.seats?.[seat];
   if (!info) return t("table.seat", { n: seat });
   if (info.kind === "bot") return t("table.bot", { bot: info.bot, n: seat });
+  if (info.name && info.guest) return t("table.guest", { name: info.name });
   return info.name ?? t("table.seat", { n: seat });
 }
 
