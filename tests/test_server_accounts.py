@@ -41,7 +41,8 @@ def login(server: ServerProcess, name: str) -> httpx.Client:
 
 
 def table_for(client: httpx.Client, *, rated: bool = False, **extra: Any) -> dict[str, Any]:
-    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+    """A table of the client and three bots (``rule`` at a rated table, ``random`` else)."""
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "rule" if rated else "random"}] * 3
     answer = client.post(
         "/api/tables", json={"seats": seats, "seat": 0, "rated": rated, "name": "x", **extra}
     )
@@ -192,14 +193,17 @@ def test_logging_out_everywhere_ends_every_login(server: ServerProcess) -> None:
 
 def test_rated_tables_are_for_registered_players_and_house_bots(server: ServerProcess) -> None:
     guest = httpx.Client(base_url=server.url)
-    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "rule"}] * 3
     refused = guest.post("/api/tables", json={"seats": seats, "rated": True})
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "account_needed"
     player = person(server, "Rated_1")
+    weak = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+    tuned = [{"kind": "human"}] + [{"kind": "bot", "bot": "search:time=0.1"}] * 3
     for extra, words in (
         ({"hints": True}, "without hints"),
         ({"rules": {"preset": "classic", "overruff": True}}, "rules preset"),
-        ({"seats": [{"kind": "human"}] + [{"kind": "bot", "bot": "search:time=0.1"}] * 3}, "house"),
+        ({"seats": tuned}, "at their defaults (rule, search)"),
+        ({"seats": weak}, "at least as strong as rule"),
     ):
         body = {"seats": seats, "rated": True, **extra}
         answer = player.post("/api/tables", json=body)
@@ -214,7 +218,8 @@ def test_rated_tables_are_for_registered_players_and_house_bots(server: ServerPr
     assert again.status_code == 409 and again.json()["error"]["code"] == "seated"
     info = httpx.get(f"{server.url}/api/tables/{open_seat['table']}").json()
     assert info["rated"] is True
-    assert info["seats"][0]["player"] == "Rated_1" and info["seats"][2]["player"] == "bot:random"
+    assert info["seats"][0]["player"] == "Rated_1" and info["seats"][2]["player"] == "bot:rule"
+    assert info["clock"]["reserve"] > 0 and info["clock"]["left"][2] is None
 
 
 def test_a_rated_game_to_the_end_moves_the_ratings(server: ServerProcess) -> None:
@@ -225,8 +230,10 @@ def test_a_rated_game_to_the_end_moves_the_ratings(server: ServerProcess) -> Non
     peer.close()
     changes = httpx.get(f"{server.url}/api/tables/{claim['table']}/ratings").json()["changes"]
     by_name = {c["name"]: c for c in changes}
-    assert set(by_name) == {"Finisher", "random"}
-    assert all(c["before"] != c["after"] for c in changes)
+    assert set(by_name) == {"Finisher", "rule"}
+    assert by_name["Finisher"]["before"] != by_name["Finisher"]["after"]
+    # The house bot's rating is measured, not moved by games against people.
+    assert by_name["rule"]["before"] == by_name["rule"]["after"] == 1500
     profile = player.get("/api/players/Finisher").json()
     assert profile["rating"] == by_name["Finisher"]["after"] and profile["rated_games"] == 1
     stats = player.get("/api/players/Finisher/stats").json()
@@ -237,7 +244,7 @@ def test_a_rated_game_to_the_end_moves_the_ratings(server: ServerProcess) -> Non
     assert games[0]["points"] == stats["points"]
     assert len(totals["deals"]) == 20
     board = httpx.get(f"{server.url}/api/leaderboard").json()["players"]
-    assert {"Finisher", "random"} <= {line["name"] for line in board}
+    assert {"Finisher", "rule"} <= {line["name"] for line in board}
     info = httpx.get(f"{server.url}/api/tables/{claim['table']}").json()
     assert info["seats"][0]["rating"] == by_name["Finisher"]["after"]
     assert json.dumps(info).count("provisional") == 4

@@ -81,13 +81,13 @@ def test_register_take_a_seat_back_and_log_out_everywhere(
 def test_a_rated_game_to_the_end_shows_in_history_stats_and_rating(
     browser: Browser, server: ServerProcess
 ) -> None:
-    """Register, play a rated game against three random bots to its end by clicking, see
+    """Register, play a rated game against three rule bots to its end by clicking, see
     the rating change on the final sheet and the game in the history and statistics."""
     # Reduced motion: the page gathers tricks at once (the game is what is tested here).
     context = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion="reduce")
     page = context.new_page()
     sign(page, server, "register", "Cem_k")
-    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "rule"}] * 3
     claim = page.evaluate(
         """async seats => (await fetch('/api/tables', {method: 'POST',
            headers: {'content-type': 'application/json'},

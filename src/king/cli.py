@@ -322,6 +322,37 @@ def serve_command(
             help="Failed logins (and registrations) allowed per client address in 15 minutes.",
         ),
     ] = _SERVE.logins_per_address,
+    rated_seats_per_address: Annotated[
+        int,
+        typer.Option(
+            "--rated-seats-per-address",
+            metavar="N",
+            min=0,
+            help="Seats one client address may take at one rated table (0: no limit; "
+            "raise it for people who share an address).",
+        ),
+    ] = _SERVE.rated_seats_per_address or 0,
+    clock_reserve: Annotated[
+        float,
+        typer.Option(
+            "--clock-reserve",
+            metavar="SECONDS",
+            min=0,
+            max=86400,
+            help="Rated tables' move clock: each person's reserve for the whole game.",
+        ),
+    ] = _SERVE.clock_reserve,
+    clock_per_move: Annotated[
+        float,
+        typer.Option(
+            "--clock-per-move",
+            metavar="SECONDS",
+            min=1,
+            max=3600,
+            help="Rated tables' move clock: the free seconds of every turn (then the "
+            "reserve runs; then the stand-in moves).",
+        ),
+    ] = _SERVE.clock_per_move,
 ) -> None:
     """Serve tables in the browser for people to join with an invite link."""
     from king.bots import BotSpecError, strongest_bot
@@ -359,6 +390,9 @@ def serve_command(
             lease_seconds=lease,
             logins_per_name=logins_per_name,
             logins_per_address=logins_per_address,
+            rated_seats_per_address=rated_seats_per_address or None,
+            clock_reserve=clock_reserve,
+            clock_per_move=clock_per_move,
         )
     except ValueError as error:
         raise _fail(str(error), 2) from None

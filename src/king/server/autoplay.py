@@ -1,7 +1,12 @@
 """Who plays a seat when no person does: the seat's own bot, or a stand-in for a
 person who has been away longer than ``away_after`` while someone else at the table
 waits.  One bot move at a time per table, and only while someone is connected to it;
-the thinking happens in the bot threads, shared fairly between tables."""
+the thinking happens in the bot threads, shared fairly between tables.
+
+A rated game is always finished: there the stand-in plays for a person who has been
+away ``away_after`` seconds whether or not anyone else is there, makes the move of a
+person whose clock (:mod:`king.server.clock`) has run out, and the bots play on with
+nobody connected (without pauses: nobody is watching)."""
 
 from __future__ import annotations
 
@@ -46,6 +51,7 @@ class BotTable(Protocol):
     game: Game
     settings: ServerSettings
     runner: BotRunner
+    rated: bool
 
     @property
     def seats(self) -> Sequence[BotSeat]: ...
@@ -58,6 +64,8 @@ class BotTable(Protocol):
     @property
     def bot_pause(self) -> float: ...
     def connected(self, seat: int) -> bool: ...
+    def clock_due(self) -> float | None: ...
+    def out_of_time(self, seat: int) -> bool: ...
     def act_for_bot(self, seat: int, action: Declaration | Card) -> None: ...
     def announce_table(self) -> None: ...
 
@@ -73,6 +81,7 @@ class Autoplay:
         self._bots: dict[tuple[int, bool], Bot] = {}
         self._task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._clock_timer: asyncio.TimerHandle | None = None
         self._closed = False
 
     def bot_for(self, seat: int) -> Bot | None:
@@ -82,7 +91,7 @@ class Autoplay:
         if info.kind == "bot":
             key, spec = (seat, False), info.bot or "random"
         elif self.stands_in(info):
-            key, spec = (seat, True), table.settings.stand_in
+            key, spec = (seat, True), self._stand_in()
         else:
             return None
         bot = self._bots.get(key)
@@ -91,14 +100,27 @@ class Autoplay:
             self._bots[key] = bot
         return bot
 
+    def _stand_in(self) -> str:
+        """The stand-in's bot: the server's, but never one weaker than ``rule`` at a
+        rated table (it plays for a person whose result counts)."""
+        spec = self.table.settings.stand_in
+        return "rule" if self.table.rated and spec == "random" else spec
+
     def stands_in(self, seat: BotSeat) -> bool:
-        """Whether a bot plays for this person now: they have been gone for
-        ``away_after`` seconds and another person at the table is connected."""
+        """Whether a bot plays for this person now: their clock has run out at a rated
+        table, or they have been gone for ``away_after`` seconds and another person at
+        the table is connected (at a rated table, whether or not anyone is)."""
         table = self.table
-        if seat.kind != "human" or seat.token_hash is None or table.connected(seat.number):
+        if seat.kind != "human" or seat.token_hash is None:
+            return False
+        if table.out_of_time(seat.number):
+            return True
+        if table.connected(seat.number):
             return False
         if time.monotonic() - seat.away_since < table.settings.away_after:
             return False
+        if table.rated:
+            return True
         return any(
             s.kind == "human" and s.number != seat.number and table.connected(s.number)
             for s in table.seats
@@ -110,7 +132,8 @@ class Autoplay:
         table = self.table
         if self._closed or self._task is not None or not table.accepts_moves:
             return
-        if not table.has_clients:
+        self._watch_clock()
+        if not table.has_clients and not table.rated:
             return
         seat = table.game.to_act
         if seat is None or self.bot_for(seat) is None:
@@ -120,7 +143,7 @@ class Autoplay:
     async def _turn(self, seat: int, seq: int) -> None:
         table = self.table
         try:
-            pause = table.bot_pause
+            pause = table.bot_pause if table.has_clients else 0.0
             if pause > 0:
                 deal = table.game.deal
                 if deal is None or not deal.current_trick:
@@ -141,6 +164,21 @@ class Autoplay:
             self._task = None
             if not self._closed:
                 self.kick()
+
+    def _watch_clock(self) -> None:
+        """Wake up when the clock of the person to act runs out."""
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
+        due = self.table.clock_due()
+        if due is not None:
+            delay = max(0.0, due - time.time()) + 0.01
+            self._clock_timer = asyncio.get_running_loop().call_later(delay, self._clock_due)
+
+    def _clock_due(self) -> None:
+        self._clock_timer = None
+        self.table.announce_table()  # the seat now shows its stand-in
+        self.kick()
 
     def watch_absences(self) -> None:
         """Wake up when the next absent person's grace time runs out."""
@@ -181,6 +219,7 @@ class Autoplay:
         self._closed = True
         if self._task is not None:
             self._task.cancel()
-        if self._timer is not None:
-            self._timer.cancel()
+        for timer in (self._timer, self._clock_timer):
+            if timer is not None:
+                timer.cancel()
         self.close_bots()

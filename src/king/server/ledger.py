@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from king.game import Game
-from king.server.ratings import DEFAULT, Rating, conservative, rate, shown
+from king.server.ratings import DEFAULT, HOUSE_RATINGS, Rating, capped, conservative, rate, shown
 from king.server.results import game_result
 from king.server.store import EventStore, Sql
 
@@ -368,6 +368,13 @@ class Ledger:
         return stats
 
 
+def _house(player: str) -> Rating | None:
+    """A house bot's fixed rating, if ``player`` is one."""
+    if not player.startswith(BOT_PREFIX):
+        return None
+    return HOUSE_RATINGS.get(player[len(BOT_PREFIX) :])
+
+
 def _history_row(row: tuple[Any, ...]) -> HistoryRow:
     return HistoryRow(
         table=str(row[0]),
@@ -392,17 +399,22 @@ def _rate(
         rows = sql.rows(
             f"SELECT mu, sigma, games FROM king_ratings WHERE player = ?{lock}", (player,)
         )
-        before[player] = (
-            (Rating(float(rows[0][0]), float(rows[0][1])), int(rows[0][2]))
-            if rows
-            else (DEFAULT, 0)
-        )
-    after = rate([before[p][0] for p in players], places)
+        games = int(rows[0][2]) if rows else 0
+        house = _house(player)
+        if house is not None:
+            before[player] = (house, games)
+        elif rows:
+            before[player] = (Rating(float(rows[0][0]), float(rows[0][1])), games)
+        else:
+            before[player] = (DEFAULT, 0)
+    ratings = [before[p][0] for p in players]
+    bots = [p.startswith(BOT_PREFIX) for p in players]
+    after = capped(ratings, rate(ratings, places), bots)
     # A player at two seats (three ``rule`` bots are one player) moves by the mean of
-    # its seats' moves, once.
+    # its seats' moves, once; a house bot does not move (its rating is measured).
     moved: dict[str, list[Rating]] = {}
     for player, rating in zip(players, after, strict=True):
-        moved.setdefault(player, []).append(rating)
+        moved.setdefault(player, []).append(before[player][0] if _house(player) else rating)
     changes = []
     for player, seats in moved.items():
         old, games = before[player]

@@ -17,6 +17,7 @@ from king.rules import (
 from king.server.protocol import (
     BoardEntry,
     BoardLine,
+    ClockInfo,
     DeclarationChoice,
     GameView,
     PublicEvent,
@@ -123,7 +124,13 @@ def contract_board(view: SeatView) -> list[BoardLine]:
     return lines
 
 
-def state_message(game: Game, seat: int | None, seq: int, event: PublicEvent | None) -> str:
+def state_message(
+    game: Game,
+    seat: int | None,
+    seq: int,
+    event: PublicEvent | None,
+    clock: ClockInfo | None = None,
+) -> str:
     """The ``state`` message for one seat (``None``: a spectator), as JSON text."""
     view = game.view(seat)
     data = view.to_json()
@@ -140,5 +147,6 @@ def state_message(game: Game, seat: int | None, seq: int, event: PublicEvent | N
         obligations=[list(game.obligations(s)) for s in range(4)],
         taken=taken_info(game),
         board=contract_board(view),
+        clock=clock,
     )
     return message.model_dump_json()

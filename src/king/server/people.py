@@ -12,18 +12,21 @@ from typing import TYPE_CHECKING
 from king.rules import PRESETS
 from king.server.accounts import Account, Accounts, LoginLimits
 from king.server.ledger import BOT_PREFIX, Ledger, RatingChange, bot_player
-from king.server.ratings import shown
+from king.server.ratings import HOUSE_RATINGS, shown
 from king.server.store import EventStore, StoreError
 
 if TYPE_CHECKING:
     from king.server.tables import Table
 
-__all__ = ["HOUSE_BOTS", "People", "PlayerRef", "Profile", "rated_refusal"]
+__all__ = ["HOUSE_BOTS", "RATED_BOTS", "People", "PlayerRef", "Profile", "rated_refusal"]
 
 log = logging.getLogger("king.server")
 
-#: The bots that play as players of their own at rated tables, at their defaults.
+#: The bots that play as players of their own, at their defaults (a page each).
 HOUSE_BOTS = ("random", "rule", "search")
+#: The bots a rated table may seat: those at least as strong as ``rule``, with ratings
+#: measured (:data:`king.server.ratings.HOUSE_RATINGS`).
+RATED_BOTS = tuple(HOUSE_RATINGS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,17 +51,17 @@ class PlayerRef:
 
 def rated_refusal(rules: object, hints: bool, seats: list[tuple[str, str | None]]) -> str | None:
     """Why a table with these settings cannot be rated, or None: a rated game is played
-    by a rules preset, with no hints, house bots at their defaults and at least one
-    person."""
+    by a rules preset, with no hints, bots at least as strong as ``rule`` at their
+    defaults (:data:`RATED_BOTS`) and at least one person."""
     if not isinstance(rules, str) or rules.strip().lower() not in PRESETS:
         return f"a rated game is played by a rules preset ({', '.join(PRESETS)})"
     if hints:
         return "a rated game is played without hints"
     for number, (kind, bot) in enumerate(seats):
-        if kind == "bot" and bot not in HOUSE_BOTS:
+        if kind == "bot" and bot not in RATED_BOTS:
             return (
-                f"seat {number}: a rated game seats only the house bots at their defaults "
-                f"({', '.join(HOUSE_BOTS)})"
+                f"seat {number}: a rated game seats only bots at least as strong as rule, "
+                f"at their defaults ({', '.join(RATED_BOTS)})"
             )
     if all(kind == "bot" for kind, _ in seats):
         return "a rated game needs at least one person"

@@ -268,6 +268,8 @@ class TableInfo(_Model):
     hints: bool = False
     #: Whether the game counts for the ratings (chosen at creation).
     rated: bool = False
+    #: A rated table's move clock (its ``left`` and ``due_in`` as of this message).
+    clock: ClockInfo | None = None
 
 
 class TrickCard(_Model):
@@ -443,6 +445,18 @@ class BoardLine(_Model):
     left: int | None
 
 
+class ClockInfo(_Model):
+    """A rated table's move clock (docs/players.md): each person's ``reserve`` for the
+    game and the ``per_move`` free seconds of every turn; what each seat has ``left``
+    of its reserve (null for a bot's seat), and for the seat to act the seconds until
+    the stand-in moves for it (``due_in``, null when a bot is to act)."""
+
+    reserve: float
+    per_move: float
+    left: list[float | None]
+    due_in: float | None = None
+
+
 class StateMessage(_Model):
     """The game as this connection may see it, after the event in ``event``.
 
@@ -466,6 +480,8 @@ class StateMessage(_Model):
     taken: TakenInfo | None = None
     #: The seven contracts, negative ones first: who declared each, and what is left.
     board: list[BoardLine] = Field(default_factory=list)
+    #: The move clock of a rated table (null at other tables).
+    clock: ClockInfo | None = None
 
 
 class ErrorMessage(_Model):

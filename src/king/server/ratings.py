@@ -16,9 +16,12 @@ from functools import cache
 from typing import Any
 
 __all__ = [
+    "BOT_MARGIN",
     "DEFAULT",
+    "HOUSE_RATINGS",
     "PROVISIONAL_SIGMA",
     "Rating",
+    "capped",
     "conservative",
     "rate",
     "shown",
@@ -28,6 +31,9 @@ __all__ = [
 SCALE = 60.0
 #: Above this uncertainty a rating is shown as provisional (a new player's is 8.33).
 PROVISIONAL_SIGMA = 4.0
+#: How far ``search`` stands above ``rule`` (shown points), from their games against
+#: each other (docs/players.md).
+SEARCH_OVER_RULE = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +69,45 @@ def rate(before: list[Rating], places: list[int]) -> list[Rating]:
     teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in before]
     rated = model.rate(teams, ranks=list(places))
     return [Rating(float(team[0].mu), float(team[0].sigma)) for team in rated]
+
+
+#: The house bots' ratings at rated tables, measured from their own games against each
+#: other (``rule`` is the scale's anchor, a new player's 1500; docs/players.md says how
+#: ``search`` was measured).  Fixed: no run of games against people moves them, so that
+#: what a person gains against bots is measured against an honest yardstick.
+HOUSE_RATINGS: dict[str, Rating] = {
+    "rule": Rating(25.0, 1.0),
+    "search": Rating(25.0 + SEARCH_OVER_RULE / SCALE, 1.0),
+}
+#: How far above the best other player at a table with bots a game there may lift a
+#: person (shown points): beating bots proves skill up to theirs, not past it.
+BOT_MARGIN = 100
+
+
+def capped(before: list[Rating], after: list[Rating], bots: list[bool]) -> list[Rating]:
+    """The ratings after a game with bots at the table: no person ends higher than
+    :data:`BOT_MARGIN` above the best of the others before it (unless they already
+    were: then they gain nothing).  Losses are not capped; a game with no bot is left
+    as it is.
+
+    >>> rule = HOUSE_RATINGS["rule"]
+    >>> strong = Rating(rule.mu + 3, 1.0)
+    >>> after = capped([strong, rule, rule, rule], [Rating(strong.mu + 1, 1.0)] + [rule] * 3,
+    ...                [False, True, True, True])
+    >>> shown(after[0]) == shown(strong)
+    True
+    """
+    if not any(bots):
+        return list(after)
+    result = []
+    for seat, (old, new) in enumerate(zip(before, after, strict=True)):
+        if bots[seat] or new.mu <= old.mu:
+            result.append(new)
+            continue
+        best = max(r.mu for other, r in enumerate(before) if other != seat)
+        ceiling = max(old.mu, best + BOT_MARGIN / SCALE)
+        result.append(Rating(min(new.mu, ceiling), new.sigma))
+    return result
 
 
 def shown(rating: Rating) -> int:

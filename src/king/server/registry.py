@@ -132,6 +132,8 @@ class Registry:
             lease=lease,
         )
         self._wire(table)
+        if table.writable and table.rated and table.status == "playing":
+            self._finish_rated(table)
         if table.writable and self.people is not None:
             try:
                 self.people.index_seats(table)
@@ -140,6 +142,17 @@ class Registry:
             except StoreError as error:
                 log.error("table %s: its seats or results were not indexed: %s", table_id, error)
         return table
+
+    def _finish_rated(self, table: Table) -> None:
+        """A rated game brought back goes on whoever comes: its clock starts the turn
+        in progress afresh (the time the table was away counts against nobody), and the
+        stand-ins play for the people who do not come back."""
+        try:
+            table.resume_clock()
+        except StoreError as error:
+            log.error("table %s: its clock was not resumed: %s", table.id, error)
+        table.autoplay.watch_absences()
+        table.autoplay.kick()
 
     def _wire(self, table: Table) -> None:
         """Let the table reach the people: what its seats show, and its results."""
@@ -454,6 +467,8 @@ class Registry:
         now = time.monotonic() if now is None else now
         closed = 0
         for table in list(self._tables.values()):
+            if table.rated and table.status == "playing":
+                continue  # finished by its stand-ins, never closed unrated
             if table.is_open and table.idle_for(now) >= limit:
                 try:
                     table.close_idle()
@@ -467,13 +482,21 @@ class Registry:
         return closed
 
     async def sweep(self) -> None:
-        """Close idle tables now and then, for as long as the server runs."""
+        """Close idle tables now and then, and delete the accounts' old counts and
+        expired sessions, for as long as the server runs."""
         limit = self.settings.idle_close
-        if limit is None:
-            return
+        every = 60.0 if limit is None else min(60.0, max(limit / 4, 0.05))
+        last_people = time.monotonic()
         while True:
-            await asyncio.sleep(min(60.0, max(limit / 4, 0.05)))
-            self.close_idle()
+            await asyncio.sleep(every)
+            if limit is not None:
+                self.close_idle()
+            if self.people is not None and time.monotonic() - last_people >= 60.0:
+                last_people = time.monotonic()
+                try:
+                    await asyncio.to_thread(self.people.accounts.sweep)
+                except StoreError as error:
+                    log.error("the accounts' old rows were not swept: %s", error)
 
     def _remember_finished(self, table: Table) -> None:
         self._finished[table.id] = table

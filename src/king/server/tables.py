@@ -28,12 +28,14 @@ from king.record import distinct_names, to_record
 from king.rules import TOGGLES, Declaration, Rules
 from king.server.analysis import engine_options
 from king.server.autoplay import Autoplay
+from king.server.clock import Clock, ClockRules
 from king.server.config import ServerSettings
 from king.server.hints import HintClient, TableHints
 from king.server.messages import state_message
 from king.server.players import BotRunner
 from king.server.protocol import (
     SPEED_FACTORS,
+    ClockInfo,
     ErrorMessage,
     PaceMessage,
     PublicEvent,
@@ -227,6 +229,12 @@ class Table:
         self.hints = header.get("hints") is True
         #: Whether the game counts for the ratings (set at creation).
         self.rated = header.get("rated") is True
+        #: A rated table's move clock (its rules set at creation, in the header).
+        self.clock = (
+            Clock(ClockRules.from_json(header["clock"]), [s.kind == "human" for s in self.seats])
+            if "clock" in header
+            else None
+        )
         #: What each seat shows beside its name (its page, its rating), kept fresh by
         #: the registry.
         self.profiles: dict[int, Profile] = {}
@@ -302,6 +310,8 @@ class Table:
             header["hints"] = True
         if rated:
             header["rated"] = True
+            rules_of_clock = ClockRules(settings.clock_reserve, settings.clock_per_move)
+            header["clock"] = rules_of_clock.to_json()
         created = store.create_table(table_id, header)
         if lease is not None:
             store.claim(table_id, lease.fence)
@@ -343,6 +353,7 @@ class Table:
         for event in events[1:]:
             try:
                 table._apply(event.kind, event.data)
+                table._time(event.kind, event.data, event.at)
             except (KeyError, TypeError, ValueError, IndexError) as error:
                 raise StoreError(
                     f"table {table_id}: event {event.number} ({event.kind}) does not replay: "
@@ -386,12 +397,62 @@ class Table:
             if self.status != "over":
                 raise ValueError("only a finished game is played again")
             self.next = str(data["table"])
+        elif kind == "resume":
+            pass  # a server brought the table back: only the clock hears of it
         elif kind == "close":
             if self.status in ("over", "closed"):
                 raise ValueError(f"a table that is {self.status} cannot be closed")
             self.status = "closed"
         else:
             raise ValueError(f"unknown event kind {kind!r}")
+
+    def _time(self, kind: str, data: dict[str, Any], at: float) -> None:
+        """Tell the clock of an event ``at`` (seconds since the epoch)."""
+        clock = self.clock
+        if clock is None:
+            return
+        if kind in ("declare", "play"):
+            clock.moved(int(data["seat"]), at)
+        elif kind in ("start", "deal", "resume"):
+            clock.turn_began(at)
+
+    def resume_clock(self) -> None:
+        """Start the turn in progress afresh (a server has just brought the table back:
+        the time it was away counts against nobody)."""
+        if self.clock is not None and self.status == "playing" and self.writable:
+            self._record("resume", {})
+
+    def clock_info(self) -> ClockInfo | None:
+        """The clock as a message shows it now."""
+        clock = self.clock
+        if clock is None:
+            return None
+        to_act = self.game.to_act if self.status == "playing" else None
+        due = None if to_act is None else clock.deadline(to_act)
+        return ClockInfo(
+            reserve=clock.rules.reserve,
+            per_move=clock.rules.per_move,
+            left=[
+                round(left, 1) if timed else None
+                for left, timed in zip(clock.left, clock.timed, strict=True)
+            ],
+            due_in=None if due is None else round(max(0.0, due - time.time()), 1),
+        )
+
+    def clock_due(self) -> float | None:
+        """When the stand-in moves for the person to act (seconds since the epoch), or
+        None (no clock, or a bot to act)."""
+        if self.clock is None or self.status != "playing":
+            return None
+        to_act = self.game.to_act
+        return None if to_act is None else self.clock.deadline(to_act)
+
+    def out_of_time(self, seat: int) -> bool:
+        """Whether ``seat`` is to act and its clock has run out (the stand-in moves)."""
+        if self.game.to_act != seat:
+            return False
+        due = self.clock_due()
+        return due is not None and time.time() >= due
 
     @property
     def writable(self) -> bool:
@@ -436,6 +497,7 @@ class Table:
             return
         self.seq += 1
         self._apply(kind, data)
+        self._time(kind, data, time.time())
         self.last_active = time.monotonic()
 
     def _catch_up(self) -> list[StoredEvent]:
@@ -447,6 +509,7 @@ class Table:
         events = self.store.events(self.id)[self.seq :]
         for event in events:
             self._apply(event.kind, event.data)
+            self._time(event.kind, event.data, event.at)
             self.seq += 1
         self._unsure = False
         if events:
@@ -610,7 +673,7 @@ class Table:
         client.send(welcome.model_dump_json())
         if self.status != "waiting":
             event = PublicEvent(kind="resume")
-            client.send(state_message(self.game, seat, self.seq, event))
+            client.send(state_message(self.game, seat, self.seq, event, self.clock_info()))
         self.announce_table()
         if self.speed != speed:
             self._announce_pace()
@@ -878,6 +941,7 @@ class Table:
             next=self.next,
             hints=self.hints,
             rated=self.rated,
+            clock=self.clock_info(),
         )
 
     def record(self) -> dict[str, Any]:
@@ -896,8 +960,9 @@ class Table:
 
     def _broadcast_state(self, event: PublicEvent) -> None:
         texts: dict[int | None, str] = {}
+        clock = self.clock_info()
         for client, seat in list(self._clients.items()):
             text = texts.get(seat)
             if text is None:
-                text = texts[seat] = state_message(self.game, seat, self.seq, event)
+                text = texts[seat] = state_message(self.game, seat, self.seq, event, clock)
             client.send(text)
