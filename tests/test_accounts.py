@@ -206,7 +206,7 @@ class WatchedHasher(PasswordHasher):
     def hash(self, password: str | bytes, *, salt: bytes | None = None) -> str:
         return self._watched(lambda: super(WatchedHasher, self).hash(password, salt=salt))
 
-    def verify(self, hash: str | bytes, password: str | bytes) -> Literal[True]:  # noqa: A002
+    def verify(self, hash: str | bytes, password: str | bytes) -> Literal[True]:
         return self._watched(lambda: super(WatchedHasher, self).verify(hash, password))
 
 
