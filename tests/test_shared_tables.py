@@ -503,12 +503,15 @@ def test_accounts_sessions_and_rated_games_work_at_any_process(cluster: Cluster)
     secret = "a phrase long enough"
     ada = httpx.Client(base_url=cluster.urls[0], timeout=20)
     assert ada.post("/api/accounts", json={"name": "Ada", "password": secret}).status_code == 201
-    bo = httpx.Client(base_url=cluster.urls[2], timeout=20)
+    # Another person: another address (as the proxy on 127.0.0.1 says) and browser.
+    bo = httpx.Client(
+        base_url=cluster.urls[2], timeout=20, headers={"X-Forwarded-For": "10.20.0.2"}
+    )
     assert bo.post("/api/accounts", json={"name": "Bo_2", "password": secret}).status_code == 201
     cookie = {"king_session": ada.cookies["king_session"]}
     elsewhere = httpx.Client(base_url=cluster.urls[1], cookies=cookie, timeout=20)
     assert elsewhere.get("/api/me").json()["account"]["name"] == "Ada"
-    bot = {"kind": "bot", "bot": "random"}
+    bot = {"kind": "bot", "bot": "rule"}
     seats = [{"kind": "human"}, {"kind": "human"}, bot, bot]
     made = ada.post("/api/tables", json={"seats": seats, "seat": 0, "rated": True, "seed": 3})
     assert made.status_code == 201, made.text
@@ -517,7 +520,7 @@ def test_accounts_sessions_and_rated_games_work_at_any_process(cluster: Cluster)
     joined = bo.post(f"/api/tables/{table}/join", json={"name": "ignored"})
     assert joined.status_code == 200 and joined.json()["seat"] == 1, joined.text
     info = httpx.get(f"{cluster.urls[1]}/api/tables/{table}").json()
-    assert [s["player"] for s in info["seats"]] == ["Ada", "Bo_2", "bot:random", "bot:random"]
+    assert [s["player"] for s in info["seats"]] == ["Ada", "Bo_2", "bot:rule", "bot:rule"]
     # Ada takes her seat back at a process that does not own the table.
     taken = elsewhere.post(f"/api/tables/{table}/seat")
     assert taken.status_code == 200, taken.text
@@ -531,7 +534,7 @@ def test_accounts_sessions_and_rated_games_work_at_any_process(cluster: Cluster)
     )
     assert all(p.over for p in players)
     changes = httpx.get(f"{cluster.urls[2]}/api/tables/{table}/ratings").json()["changes"]
-    assert sorted(c["name"] for c in changes) == ["Ada", "Bo_2", "random"]
+    assert sorted(c["name"] for c in changes) == ["Ada", "Bo_2", "rule"]
     rows = query(cluster.db, "SELECT COUNT(*) FROM king_results WHERE table_id = ?", (table,))
     assert rows == [(4,)]
     assert bo.get("/api/players/Bo_2").json()["rated_games"] == 1

@@ -168,7 +168,7 @@ def test_king_db_copy_moves_a_sqlite_servers_games_into_postgres(
         ayse = httpx.Client(base_url=server.url)
         login = {"name": "Ayşe", "password": "a long secret"}
         assert ayse.post("/api/accounts", json=login).status_code == 201
-        seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+        seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "rule"}] * 3
         hers = ayse.post("/api/tables", json={"seats": seats, "rated": True}).json()["table"]
         bot_stats = httpx.get(f"{server.url}/api/players/bot:random/stats").json()
     assert bot_stats["games"] == 8

@@ -43,7 +43,7 @@ def test_register_take_a_seat_back_and_log_out_everywhere(
 ) -> None:
     phone = browser.new_context(viewport=PHONE, has_touch=True).new_page()
     sign(phone, server, "register", "Ayşe_k")
-    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
+    seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "rule"}] * 3
     claim = phone.evaluate(
         """async seats => (await fetch('/api/tables', {method: 'POST',
            headers: {'content-type': 'application/json'},
@@ -65,9 +65,13 @@ def test_register_take_a_seat_back_and_log_out_everywhere(
     laptop.wait_for_selector("#hand .card")
     phone.wait_for_selector("#banner[data-code='replaced']")
     # Log out everywhere ends both logins.
+    taken_back = laptop.evaluate(f"localStorage.getItem('king:token:{claim['table']}')")
     laptop.goto(f"{server.url}/players/Ayşe_k")
     laptop.locator("#btn-logout-everywhere").click()
     laptop.wait_for_url(lambda url: url.rstrip("/") == server.url)
+    # The seat came back to this browser with a new token; the one before opens nothing.
+    kept = laptop.evaluate(f"localStorage.getItem('king:token:{claim['table']}')")
+    assert kept is not None and kept != taken_back
     for page in (phone, laptop):
         me = page.evaluate("async () => (await fetch('/api/me')).json()")
         assert me == {"account": None}
@@ -121,3 +125,44 @@ def test_a_rated_game_to_the_end_shows_in_history_stats_and_rating(
     assert page.locator("#stats-games").inner_text().strip() == "1"
     assert page.locator("#player-rating").get_attribute("data-rating") == after
     page.context.close()
+
+
+def test_guests_are_marked_the_clock_shows_and_log_out_forgets_the_seats(
+    browser: Browser, server: ServerProcess
+) -> None:
+    host = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+    sign(host, server, "register", "Defne_k")
+    seats = [{"kind": "human"}, {"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 2
+    claim = host.evaluate(
+        """async seats => (await fetch('/api/tables', {method: 'POST',
+           headers: {'content-type': 'application/json'},
+           body: JSON.stringify({seats, seat: 0, name: 'x'})})).json()""",
+        seats,
+    )
+    joined = httpx.post(f"{server.url}/api/tables/{claim['table']}/join", json={"name": "Bora"})
+    assert joined.status_code == 200
+    host.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
+    host.wait_for_selector("#hand .card")
+    guest_seat = host.locator(".seat[data-seat='1'] .seat-name")
+    assert guest_seat.inner_text().strip() == "Bora (guest)"
+    host.goto(server.url + "/")
+    assert host.locator(f"li[data-table='{claim['table']}']").inner_text().count("Bora (guest)")
+    assert host.evaluate(f"localStorage.getItem('king:token:{claim['table']}')") is not None
+    host.locator("#btn-logout").click()
+    host.wait_for_selector("#btn-login")
+    assert host.evaluate(f"localStorage.getItem('king:token:{claim['table']}')") is None
+    # A rated table shows the time left before the stand-in moves, on your turn.
+    sign(host, server, "login", "Defne_k")
+    rated = host.evaluate(
+        """async () => (await fetch('/api/tables', {method: 'POST',
+           headers: {'content-type': 'application/json'},
+           body: JSON.stringify({seats: [{kind: 'human'}, {kind: 'bot', bot: 'rule'},
+             {kind: 'bot', bot: 'rule'}, {kind: 'bot', bot: 'rule'}], seat: 0, rated: true})
+           })).json()"""
+    )
+    host.goto(f"{server.url}/t/{rated['table']}#token={rated['token']}")
+    host.wait_for_selector("body.my-turn #turn #clock", timeout=30000)
+    shown = host.locator("#clock").inner_text().strip()
+    minutes, seconds = shown.split(":")
+    assert 0 < int(minutes) * 60 + int(seconds) <= 195
+    host.context.close()

@@ -322,6 +322,15 @@ def serve_command(
             help="Failed logins (and registrations) allowed per client address in 15 minutes.",
         ),
     ] = _SERVE.logins_per_address,
+    guests_per_address: Annotated[
+        int,
+        typer.Option(
+            "--guests-per-address",
+            metavar="N",
+            min=1,
+            help="Guest accounts one client address may make in 15 minutes.",
+        ),
+    ] = _SERVE.guests_per_address,
     rated_seats_per_address: Annotated[
         int,
         typer.Option(
@@ -390,6 +399,7 @@ def serve_command(
             lease_seconds=lease,
             logins_per_name=logins_per_name,
             logins_per_address=logins_per_address,
+            guests_per_address=guests_per_address,
             rated_seats_per_address=rated_seats_per_address or None,
             clock_reserve=clock_reserve,
             clock_per_move=clock_per_move,

@@ -267,6 +267,7 @@ def create_app(
                 per_name=settings.logins_per_name,
                 per_address=settings.logins_per_address,
                 registrations=settings.logins_per_address,
+                guests_per_address=settings.guests_per_address,
             ),
         )
         app.state.people = people

@@ -3,8 +3,9 @@ person who has been away longer than ``away_after`` while someone else at the ta
 waits.  One bot move at a time per table, and only while someone is connected to it;
 the thinking happens in the bot threads, shared fairly between tables.
 
-A rated game is always finished: there the stand-in plays for a person who has been
-away ``away_after`` seconds whether or not anyone else is there, makes the move of a
+A rated game on a server for many (:attr:`Table.always_finished`) is always finished:
+there the stand-in plays for a person who has been away ``away_after`` seconds whether
+or not anyone else is there, makes the move of a
 person whose clock (:mod:`king.server.clock`) has run out, and the bots play on with
 nobody connected (without pauses: nobody is watching)."""
 
@@ -55,6 +56,8 @@ class BotTable(Protocol):
 
     @property
     def seats(self) -> Sequence[BotSeat]: ...
+    @property
+    def always_finished(self) -> bool: ...
     @property
     def has_clients(self) -> bool: ...
     @property
@@ -119,7 +122,7 @@ class Autoplay:
             return False
         if time.monotonic() - seat.away_since < table.settings.away_after:
             return False
-        if table.rated:
+        if table.always_finished:
             return True
         return any(
             s.kind == "human" and s.number != seat.number and table.connected(s.number)
@@ -133,7 +136,7 @@ class Autoplay:
         if self._closed or self._task is not None or not table.accepts_moves:
             return
         self._watch_clock()
-        if not table.has_clients and not table.rated:
+        if not table.has_clients and not table.always_finished:
             return
         seat = table.game.to_act
         if seat is None or self.bot_for(seat) is None:

@@ -56,6 +56,9 @@ class ServerSettings:
     #: (registrations from one address count against the second too).
     logins_per_name: int = 5
     logins_per_address: int = 30
+    #: Guest accounts one client address may make in 15 minutes (each person who sits
+    #: without a session is one).
+    guests_per_address: int = 30
     #: Seats one client address may take at one rated table (None: no limit): one
     #: person, one seat, even with several accounts.  People who share an address (a
     #: household, a café) raise it to sit at one rated table together.
@@ -84,6 +87,7 @@ class ServerSettings:
             "tables_per_address",
             "logins_per_name",
             "logins_per_address",
+            "guests_per_address",
             "rated_seats_per_address",
         ):
             value = getattr(self, name)

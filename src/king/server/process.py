@@ -50,6 +50,7 @@ class ServerProcess:
         away_after: float = 45.0,
         stand_in: str = "random",
         tables_per_address: int = 1000,
+        guests_per_address: int = 100_000,
         redis: str | None = None,
         lease: float | None = None,
         extra: tuple[str, ...] = (),
@@ -82,6 +83,8 @@ class ServerProcess:
             # all together, so it is raised unless a test sets it.
             "--tables-per-address",
             str(tables_per_address),
+            "--guests-per-address",
+            str(guests_per_address),
             *(() if redis is None else ("--redis", redis)),
             *(() if lease is None else ("--lease", str(lease))),
             *extra,

@@ -132,7 +132,7 @@ class Registry:
             lease=lease,
         )
         self._wire(table)
-        if table.writable and table.rated and table.status == "playing":
+        if table.writable and table.always_finished and table.status == "playing":
             self._finish_rated(table)
         if table.writable and self.people is not None:
             try:
@@ -467,7 +467,7 @@ class Registry:
         now = time.monotonic() if now is None else now
         closed = 0
         for table in list(self._tables.values()):
-            if table.rated and table.status == "playing":
+            if table.always_finished and table.status == "playing":
                 continue  # finished by its stand-ins, never closed unrated
             if table.is_open and table.idle_for(now) >= limit:
                 try:

@@ -310,6 +310,7 @@ class Table:
             header["hints"] = True
         if rated:
             header["rated"] = True
+        if rated and settings.local_player is None:
             rules_of_clock = ClockRules(settings.clock_reserve, settings.clock_per_move)
             header["clock"] = rules_of_clock.to_json()
         created = store.create_table(table_id, header)
@@ -453,6 +454,14 @@ class Table:
             return False
         due = self.clock_due()
         return due is not None and time.time() >= due
+
+    @property
+    def always_finished(self) -> bool:
+        """A rated game at a server for many people (not the local ``king``, whose one
+        person may leave their game and come back to it another day): it has a clock,
+        its stand-ins play for the absent whether or not anyone is there, and it is
+        never closed as idle, so that leaving a game does not spare a rating."""
+        return self.rated and self.settings.local_player is None
 
     @property
     def writable(self) -> bool:

@@ -144,8 +144,9 @@ async function buildSeatChoices() {
   applyRated();
 }
 
-/** The bots that may sit at a rated table (as the server's people.HOUSE_BOTS). */
-const HOUSE_BOTS = ["random", "rule", "search"];
+/** The bots that may sit at a rated table, those at least as strong as rule (as the
+ * server's people.RATED_BOTS). */
+const RATED_BOTS = ["rule", "search"];
 
 /** Whether the account may create a rated table: a registered player. */
 function mayRate(account) {
@@ -173,7 +174,7 @@ function formForAccount(account) {
   applyRated();
 }
 
-/** A rated table: no hints, and only the house bots at their defaults. */
+/** A rated table: no hints, and only the rated bots at their defaults. */
 function applyRated() {
   const rated = $("create-rated").checked;
   const hints = $("create-hints");
@@ -183,7 +184,7 @@ function applyRated() {
     const select = $(`seat-${seat}`);
     if (!select) continue;
     for (const option of select.options) {
-      option.disabled = rated && option.value.startsWith("bot:") && !HOUSE_BOTS.includes(option.value.slice(4));
+      option.disabled = rated && option.value.startsWith("bot:") && !RATED_BOTS.includes(option.value.slice(4));
     }
     if (select.selectedOptions[0]?.disabled) {
       const house = [...select.options].find((option) => !option.disabled && option.value.startsWith("bot:"));

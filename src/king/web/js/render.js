@@ -192,6 +192,31 @@ export function renderTurn(ctx) {
     const key = declaring ? "table.theirTurnDeclare" : "table.theirTurn";
     box.textContent = t(key, { name: seatName(ctx, seat) });
   }
+  renderClock(ctx, box);
+}
+
+let clockTimer = null;
+
+/** A rated table's clock for the person to act: the time before the stand-in moves
+ * for them, counting down (#clock; data-low when ten seconds or fewer are left). */
+function renderClock(ctx, box) {
+  window.clearInterval(clockTimer);
+  const clock = ctx.state?.clock;
+  if (!clock || clock.due_in === null || clock.due_in === undefined) return;
+  const due = (ctx.state.received ?? Date.now()) + clock.due_in * 1000;
+  const span = el("span", "clock");
+  span.id = "clock";
+  const tick = () => {
+    const left = Math.max(0, Math.ceil((due - Date.now()) / 1000));
+    const text = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    span.textContent = text;
+    span.title = t("table.clock", { time: text });
+    span.dataset.low = String(left <= 10);
+    if (left === 0) window.clearInterval(clockTimer);
+  };
+  tick();
+  clockTimer = window.setInterval(tick, 500);
+  box.append(" ", span);
 }
 
 export function renderScores(ctx) {

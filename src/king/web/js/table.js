@@ -366,6 +366,7 @@ function onMessage(message) {
       if (!pumping) renderAll();
       break;
     case "state":
+      message.received = Date.now(); // the clock's due_in counts from here
       queue.push(message);
       pump();
       break;
