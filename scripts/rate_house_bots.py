@@ -84,9 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     sigma = HOUSE_RATINGS[args.weak].sigma
     gap, low, high = fit(games, sigma)
     strong_places = [place for game in games for place, strong in game if strong]
-    print(
-        f"{len(games)} games; {args.strong}'s mean place {sum(strong_places) / len(strong_places):.2f}"
-    )
+    mean = sum(strong_places) / len(strong_places)
+    print(f"{len(games)} games; {args.strong}'s mean place {mean:.2f}")
     print(
         f"{args.strong} over {args.weak}: {gap * SCALE:+.0f} shown points "
         f"(95% {low * SCALE:+.0f} to {high * SCALE:+.0f})"
