@@ -25,6 +25,9 @@ from king.server.results import places
 
 #: OpenSkill's default beta (its performance noise), for a mu of 25.
 BETA = 25.0 / 6.0
+#: The widest gap looked for (mu): one bot placing above the other in every game has no
+#: finite most likely gap.
+GRID = 20
 
 
 def read_games(paths: list[Path], strong: str, weak: str) -> list[list[tuple[int, bool]]]:
@@ -65,7 +68,7 @@ def log_likelihood(games: list[list[tuple[int, bool]]], gap: float, sigma: float
 
 def fit(games: list[list[tuple[int, bool]]], sigma: float) -> tuple[float, float, float]:
     """The most likely gap (mu) and its 95% interval (a drop of 1.92 in log-likelihood)."""
-    grid = [step / 100 for step in range(-2000, 2001)]
+    grid = [step / 100 for step in range(-100 * GRID, 100 * GRID + 1)]
     values = [log_likelihood(games, gap, sigma) for gap in grid]
     best = max(range(len(grid)), key=values.__getitem__)
     inside = [grid[i] for i, v in enumerate(values) if v >= values[best] - 1.92]
@@ -81,11 +84,13 @@ def main(argv: list[str] | None = None) -> int:
     games = read_games(args.files, args.strong, args.weak)
     if not games:
         raise SystemExit("no games in those files")
-    sigma = HOUSE_RATINGS[args.weak].sigma
-    gap, low, high = fit(games, sigma)
+    gap, low, high = fit(games, HOUSE_RATINGS["rule"].sigma)
     strong_places = [place for game in games for place, strong in game if strong]
     mean = sum(strong_places) / len(strong_places)
     print(f"{len(games)} games; {args.strong}'s mean place {mean:.2f}")
+    if abs(gap) >= GRID:
+        print(f"{args.strong} over {args.weak}: beyond {GRID * SCALE:.0f} shown points either way")
+        return 1
     print(
         f"{args.strong} over {args.weak}: {gap * SCALE:+.0f} shown points "
         f"(95% {low * SCALE:+.0f} to {high * SCALE:+.0f})"

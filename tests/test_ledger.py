@@ -12,7 +12,7 @@ from king.game import Game
 from king.record import replay
 from king.server.database import open_store
 from king.server.ledger import Ledger
-from king.server.ratings import DEFAULT, Rating, rate, shown
+from king.server.ratings import BOT_MARGIN, DEFAULT, HOUSE_RATINGS, Rating, capped, rate, shown
 from king.server.results import game_result, places
 from king.server.store import Database, EventStore
 
@@ -159,3 +159,43 @@ def test_winning_against_stronger_players_gains_more() -> None:
     tied = rate([DEFAULT] * 4, [1, 1, 1, 1])
     assert all(r.mu == pytest.approx(DEFAULT.mu) for r in tied)
     assert shown(DEFAULT) == 1500
+
+
+def test_winning_every_game_against_bots_lifts_a_person_to_the_bots_and_no_further(
+    store: EventStore,
+) -> None:
+    """The farm the old ledger allowed: a person who always wins against bots climbed to
+    thousands.  Now the house bots' ratings stay as measured, and no person ends more than
+    BOT_MARGIN above the best of the others at a table with bots."""
+    ledger = Ledger(store)
+    game = example_game()
+    winner = places(game.totals).index(1)
+    seats = ["bot:rule"] * 4
+    seats[winner] = "farmer"
+    for number in range(50):
+        table = f"Tfarm{number}"
+        store.create_table(table, {"rules": "classic", "seed": 42, "seats": []})
+        ledger.record_game(
+            table,
+            game,
+            players=list(seats),
+            names=["a", "b", "c", "d"],
+            rules="classic",
+            rated=True,
+        )
+    ratings = ledger.ratings(["farmer", "bot:rule"])
+    rule = HOUSE_RATINGS["rule"]
+    assert ratings["bot:rule"] == (rule, 50)
+    assert shown(ratings["farmer"][0]) == shown(rule) + BOT_MARGIN
+    # Against search, the same wins lift the person further: beating it proves more.
+    seats = ["bot:search"] * 4
+    seats[winner] = "farmer"
+    store.create_table("Tsearch", {"rules": "classic", "seed": 42, "seats": []})
+    ledger.record_game(
+        "Tsearch", game, players=seats, names=["a", "b", "c", "d"], rules="classic", rated=True
+    )
+    assert shown(ledger.ratings(["farmer"])["farmer"][0]) > shown(rule) + BOT_MARGIN
+    # Among people only, nothing is capped.
+    assert capped([DEFAULT] * 4, rate([DEFAULT] * 4, [1, 2, 3, 4]), [False] * 4) == rate(
+        [DEFAULT] * 4, [1, 2, 3, 4]
+    )
