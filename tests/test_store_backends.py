@@ -8,6 +8,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,7 @@ from king.server.process import ServerProcess
 from king.server.services import PostgresServer
 from king.server.store import (
     Database,
+    Sql,
     StoreError,
     StoreFencedError,
     StoreLockedError,
@@ -284,3 +286,83 @@ def test_a_sqlite_file_of_the_previous_schema_upgrades_in_place(tmp_path: Path) 
     assert query(old, "SELECT COUNT(*) FROM events")[0][0] == count[0][0] + 1  # the join
     assert query(old, "SELECT DISTINCT fence FROM tables") == [(0,)]
     assert query(old, "SELECT DISTINCT fence FROM events") == [(None,)]  # written unfenced
+
+
+def test_appends_and_other_threads_transactions_never_interleave(database: Database) -> None:
+    """The freeze a login flood caused: accounts' transactions in worker threads shared
+    the tables' connection, so an append could be acknowledged and not kept, or kept and
+    reported failed.  Here one thread appends while three others read and write: every
+    acknowledged append is in the log, every refused one is not."""
+    store = open_store(database)
+    store.create_table("Tbusy1", {"rules": "classic"})
+    stop = threading.Event()
+    failures: list[str] = []
+
+    def busy(index: int) -> None:
+        count = 0
+        while not stop.is_set():
+            count += 1
+            try:
+                store.read(lambda sql: sql.rows("SELECT COUNT(*) FROM king_login_failures"))
+                store.run(
+                    lambda sql: sql.change(
+                        "INSERT INTO king_login_failures (subject, at) VALUES (?, ?)",
+                        (f"busy:{index}", float(count)),
+                    )
+                )
+                store.events("Tbusy1")
+            except StoreError as error:
+                failures.append(str(error))
+
+    others = [threading.Thread(target=busy, args=(i,)) for i in range(3)]
+    for thread in others:
+        thread.start()
+    acknowledged = refused = 0
+    try:
+        for number in range(1, 401):
+            try:
+                store.append("Tbusy1", acknowledged + 1, "note", {"n": number})
+                acknowledged += 1
+            except StoreError:
+                refused += 1
+    finally:
+        stop.set()
+        for thread in others:
+            thread.join()
+    events = store.events("Tbusy1")
+    store.close()
+    assert refused == 0 and failures == []
+    assert [e.number for e in events] == list(range(acknowledged + 1))
+    assert [e.data["n"] for e in events[1:]] == list(range(1, 401))
+
+
+def test_a_transaction_refuses_another_thread_and_use_after_its_end(database: Database) -> None:
+    store = open_store(database)
+    kept: list[Sql] = []
+
+    def leak(sql: Sql) -> int:
+        kept.append(sql)
+        errors: list[BaseException] = []
+
+        def elsewhere() -> None:
+            try:
+                sql.rows("SELECT 1")
+            except StoreError as error:
+                errors.append(error)
+
+        thread = threading.Thread(target=elsewhere)
+        thread.start()
+        thread.join()
+        assert len(errors) == 1 and "another thread" in str(errors[0])
+        return 1
+
+    assert store.run(leak) == 1
+    with pytest.raises(StoreError, match="after its transaction had ended"):
+        kept[0].change("DELETE FROM king_sessions")
+    # A read-only transaction refuses to write.
+    with pytest.raises(StoreError):
+        store.read(lambda sql: sql.change("DELETE FROM king_sessions"))
+    # A transaction begun inside another is refused, not nested into it.
+    with pytest.raises(StoreError, match="inside another"):
+        store.run(lambda sql: store.run(lambda inner: inner.rows("SELECT 1")))
+    store.close()

@@ -108,6 +108,8 @@ class PostgresEventStore:
         self._timeout = timeout
         self.where = describe(address)
         self._closed = False
+        #: Whether this thread is inside a transaction of this store now.
+        self._local = threading.local()
         #: Guards the connection that holds the server lock (exclusive stores only).
         self._guard = threading.Lock()
         self._holder: psycopg.Connection[Any] | None = None
@@ -203,7 +205,12 @@ class PostgresEventStore:
 
         if self._closed:
             raise StoreError(f"the event log {self.where} is closed")
+        if getattr(self._local, "busy", False):
+            # On another pooled connection it would be no part of this one, and could
+            # wait forever on a lock this one holds.
+            raise StoreError("a transaction of the event log was begun inside another one")
         self._hold()
+        self._local.busy = True
         try:
             with self._pool.connection() as db, db.transaction():
                 if action == "read":
@@ -215,6 +222,8 @@ class PostgresEventStore:
             raise StoreError(
                 f"the event log {self.where} could not be {action}: {_reason(error)}"
             ) from None
+        finally:
+            self._local.busy = False
 
     def create_table(self, table_id: str, data: dict[str, Any]) -> float:
         now = time.time()
