@@ -304,10 +304,10 @@ def test_appends_and_other_threads_transactions_never_interleave(database: Datab
             count += 1
             try:
                 store.read(lambda sql: sql.rows("SELECT COUNT(*) FROM king_login_failures"))
+                row = (f"busy:{index}", float(count))
                 store.run(
-                    lambda sql: sql.change(
-                        "INSERT INTO king_login_failures (subject, at) VALUES (?, ?)",
-                        (f"busy:{index}", float(count)),
+                    lambda sql, row=row: sql.change(
+                        "INSERT INTO king_login_failures (subject, at) VALUES (?, ?)", row
                     )
                 )
                 store.events("Tbusy1")
