@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from king.i18n import DEFAULT_LANGUAGE, parse_language
+from king.server.clock import ClockRules
 from king.server.store import Database
 
 __all__ = ["ServerSettings"]
@@ -95,25 +96,22 @@ class ServerSettings:
                 raise ValueError(f"{name} must be at least 1, not {value}")
         if self.max_bot_exact is not None and self.max_bot_exact < 0:
             raise ValueError(f"max_bot_exact must be 0 or more, not {self.max_bot_exact}")
-        if not 0 <= self.clock_reserve <= 86400:
-            raise ValueError(
-                f"the clock's reserve must be 0-86400 seconds, not {self.clock_reserve}"
-            )
-        if not 1 <= self.clock_per_move <= 3600:
-            raise ValueError(
-                f"the clock's seconds a move must be 1-3600, not {self.clock_per_move}"
-            )
+        ClockRules(self.clock_reserve, self.clock_per_move)  # raises for a bad clock
         if not 0.2 <= self.lease_seconds <= 60:
             raise ValueError(f"a lease lasts 0.2-60 seconds, not {self.lease_seconds}")
-        if self.redis is not None:
-            if not self.redis.startswith(("redis://", "rediss://", "unix://")):
-                raise ValueError(f"--redis takes a redis://HOST:PORT address, not {self.redis!r}")
-            if isinstance(self.db, Path):
-                raise ValueError(
-                    "server processes share tables through a PostgreSQL database: give "
-                    "--db postgresql://… with --redis (a SQLite file has one server)"
-                )
+        self._check_redis()
         object.__setattr__(self, "language", parse_language(self.language))
+
+    def _check_redis(self) -> None:
+        if self.redis is None:
+            return
+        if not self.redis.startswith(("redis://", "rediss://", "unix://")):
+            raise ValueError(f"--redis takes a redis://HOST:PORT address, not {self.redis!r}")
+        if isinstance(self.db, Path):
+            raise ValueError(
+                "server processes share tables through a PostgreSQL database: give "
+                "--db postgresql://… with --redis (a SQLite file has one server)"
+            )
 
     def unbounded(self) -> ServerSettings:
         """These settings without the limits on visitors, for a server only its owner

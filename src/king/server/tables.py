@@ -371,22 +371,8 @@ class Table:
     def _apply(self, kind: str, data: dict[str, Any]) -> None:
         """Fold one event into the table: the only place where state changes."""
         game = self.game
-        if kind == "join":
-            seat = self.seats[int(data["seat"])]
-            if seat.kind != "human" or seat.token_hash is not None:
-                raise ValueError(f"seat {seat.number} cannot be joined")
-            seat.name = str(data["name"])
-            seat.token_hash = str(data["token"])
-            account = data.get("account")
-            seat.account = account if isinstance(account, str) else None
-            seat.device = _text(data.get("device"))
-            seat.address = _text(data.get("address"))
-        elif kind == "token":
-            # The seat taken back by its account (from another device): a new token.
-            seat = self.seats[int(data["seat"])]
-            if seat.account is None or seat.token_hash is None:
-                raise ValueError(f"seat {seat.number} has no account to take it back")
-            seat.token_hash = str(data["token"])
+        if kind in ("join", "token"):
+            self._apply_seat(kind, data)
         elif kind == "start":
             self.status = "playing"
         elif kind in GAME_EVENTS:
@@ -406,6 +392,23 @@ class Table:
             self.status = "closed"
         else:
             raise ValueError(f"unknown event kind {kind!r}")
+
+    def _apply_seat(self, kind: str, data: dict[str, Any]) -> None:
+        """A seat taken (``join``), or taken back by its account from another device
+        (``token``: a new token)."""
+        seat = self.seats[int(data["seat"])]
+        if kind == "token":
+            if seat.account is None or seat.token_hash is None:
+                raise ValueError(f"seat {seat.number} has no account to take it back")
+            seat.token_hash = str(data["token"])
+            return
+        if seat.kind != "human" or seat.token_hash is not None:
+            raise ValueError(f"seat {seat.number} cannot be joined")
+        seat.name = str(data["name"])
+        seat.token_hash = str(data["token"])
+        seat.account = _text(data.get("account"))
+        seat.device = _text(data.get("device"))
+        seat.address = _text(data.get("address"))
 
     def _time(self, kind: str, data: dict[str, Any], at: float) -> None:
         """Tell the clock of an event ``at`` (seconds since the epoch)."""
