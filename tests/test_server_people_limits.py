@@ -151,6 +151,14 @@ def test_guests_are_marked_and_cannot_pass_for_a_registered_player(server: Serve
         ("Ada_R", False),
         ("Bora", True),
     ]
+    # Her history marks the guest too.
+    seats = player.get("/api/players/Ada_R/games").json()["games"][0]["seats"]
+    assert [(s["name"], s["guest"]) for s in seats] == [
+        ("Ada_R", False),
+        ("Bora", True),
+        ("random bot 2", False),
+        ("random bot 3", False),
+    ]
     theirs = new_table(browser(server), [HUMAN, RANDOM, RANDOM, RANDOM], name="Cem")
     info = httpx.get(f"{server.url}/api/tables/{theirs['table']}").json()
     assert (info["by"], info["by_guest"], info["seats"][0]["guest"]) == ("Cem", True, True)

@@ -239,6 +239,8 @@ def _game_json(
                 "seat": line.seat,
                 "name": line.name,
                 "player": ref.ref if (ref := refs.get(line.player or "")) is not None else None,
+                # An account with no page: a guest.
+                "guest": line.player is not None and ref is None,
                 "points": line.points,
                 "place": line.place,
             }
@@ -256,6 +258,9 @@ def _game_json(
                         "seat": seat.number,
                         "name": seat.player_name,
                         "player": profile.player if profile is not None else None,
+                        "guest": seat.kind == "human"
+                        and seat.claimed
+                        and (profile is None or profile.player is None),
                         "points": table.game.totals[seat.number],
                         "place": None,
                     }

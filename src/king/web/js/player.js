@@ -207,6 +207,7 @@ function statusText(status) {
 function seatText(game, seat) {
   if (seat.player?.startsWith("bot:")) return t("table.bot", { bot: seat.player.slice(4), n: seat.seat });
   if (game.status === "waiting" && !seat.player && seat.name === `seat ${seat.seat}`) return t("lobby.free");
+  if (seat.guest) return t("table.guest", { name: seat.name });
   return seat.name;
 }
 
