@@ -32,8 +32,9 @@ SCALE = 60.0
 #: Above this uncertainty a rating is shown as provisional (a new player's is 8.33).
 PROVISIONAL_SIGMA = 4.0
 #: How far ``search`` stands above ``rule`` (shown points), from their games against
-#: each other (docs/players.md).
-SEARCH_OVER_RULE = 200
+#: each other: 192 games of one search against three rule bots, 48 duplicate sets
+#: (``scripts/rate_house_bots.py``: +941, 95% +808 to +1079; docs/players.md).
+SEARCH_OVER_RULE = 940
 
 
 @dataclass(frozen=True, slots=True)
