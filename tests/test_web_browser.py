@@ -186,11 +186,11 @@ def test_two_people_share_a_table_with_two_bots(browser: Browser, server: Server
     # Bo opens the link on a phone: who made the table, its rules, who sits where.
     page_b.goto(invite)
     page_b.wait_for_selector("#dlg-join[open]")
-    assert page_b.locator(".join-by").inner_text() == "Ada's table"
+    assert page_b.locator(".join-by").inner_text() == "Ada's table (a guest)"
     assert page_b.locator(".join-rules").inner_text() == "Rules: Classic"
     seats = page_b.locator(".join-seats li").all_inner_texts()
     assert seats == [
-        "Seat 0 taken by Ada",
+        "Seat 0 taken by Ada (guest)",
         "Seat 1 free",
         "Seat 2 computer player (random)",
         "Seat 3 computer player (random)",

@@ -348,6 +348,12 @@ export function showLastTrick(ctx) {
   open(dialog);
 }
 
+/** A taken person's seat as the join dialog names it (a guest marked). */
+function seatShown(seat) {
+  const name = seat.name ?? t("table.seat", { n: seat.seat });
+  return seat.guest && seat.name ? t("table.guest", { name }) : name;
+}
+
 /** Ask a visitor for a name and a free seat; resolves to {name, seat} or null (watch).
  * A registered player (`account`) sits under their own name: the box shows it. */
 export function askToJoin(ctx, info, account = null) {
@@ -359,10 +365,7 @@ export function askToJoin(ctx, info, account = null) {
     form.append(heading(dialog, t("join.title")));
     // Who made the table, its rules, and who sits where: bots, people, free seats.
     const about = el("div", "join-about");
-    if (info.by) {
-      const by = info.by_guest ? t("table.guest", { name: info.by }) : info.by;
-      about.append(el("p", "join-by", t("join.by", { name: by })));
-    }
+    if (info.by) about.append(el("p", "join-by", t(info.by_guest ? "join.byGuest" : "join.by", { name: info.by })));
     about.append(el("p", "join-rules", t("join.rules", { rules: rulesName(info.rules) })));
     if (info.hints) about.append(el("p", "join-hints", t("hint.onTitle")));
     if (info.rated) about.append(el("p", "join-rated", t("rated.badgeTitle")));
@@ -372,7 +375,7 @@ export function askToJoin(ctx, info, account = null) {
         seat.kind === "bot"
           ? t("join.seatBot", { bot: seat.bot })
           : seat.claimed
-            ? t("join.seatTaken", { name: seat.name ?? t("table.seat", { n: seat.seat }) })
+            ? t("join.seatTaken", { name: seatShown(seat) })
             : t("join.seatFree");
       const item = el("li", seat.kind === "human" && !seat.claimed ? "free" : "", "");
       item.dataset.seat = String(seat.seat);
