@@ -1,51 +1,50 @@
-"""Shared helpers for the tests."""
+"""The fixtures every test may ask for (a browser, the real PostgreSQL and Redis, a
+database of each backend, three server processes) and the markers given by what a test
+asks for: ``browser``, ``postgres``, ``cluster``, and ``slow`` for a test's PostgreSQL
+run (the SQLite one is the inner loop's).  Helpers live in :mod:`tests.support`."""
 
 from __future__ import annotations
 
 import itertools
 import os
-import random
-import signal
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
-from king.game import Game, Phase
-from king.rules import Rules
-from king.server.process import ServerProcess
 from king.server.store import Database
+from tests.support.pages import CHROMIUM, CHROMIUM_ARGS
+from tests.support.services import Cluster, start_cluster
 
-#: Debian's Chromium, the only browser the tests drive (nothing is downloaded).
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--headless",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
+# Hypothesis: the examples each test asks for, drawn from a fixed seed in CI (a run is
+# repeatable: a failure seen there is seen again with the same command), afresh at
+# a developer's desk.  HYPOTHESIS_PROFILE chooses.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile(
+    "dev", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 
-#: The project's copies of the example records of RECORD.md.
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+#: The fixtures whose parameter is a backend of the event log.
+_BACKEND_FIXTURES = ("database", "module_database", "databases")
 
 
-def play_random_game(rules: Rules, seed: int) -> Game:
-    """A whole game with uniformly random legal declarations and plays."""
-    rng = random.Random(seed)
-    game = Game(rules, seed=seed)
-    while not game.is_over:
-        if game.phase is Phase.DECLARING:
-            game.declare(rng.choice(game.allowed_declarations()))
-        else:
-            deal = game.deal
-            assert deal is not None
-            game.play(rng.choice(deal.legal_moves()))
-    return game
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark each test by what it asks for (pyproject.toml lists the markers)."""
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        on_postgres = any(params.get(name) == "postgresql" for name in _BACKEND_FIXTURES)
+        if "browser" in names:
+            item.add_marker(pytest.mark.browser)
+        if on_postgres or "postgres_server" in names:
+            item.add_marker(pytest.mark.postgres)
+        if on_postgres:
+            item.add_marker(pytest.mark.slow)  # the same test ran on SQLite
+        if names & {"cluster", "redis_server"}:
+            item.add_marker(pytest.mark.cluster)
 
 
 @pytest.fixture(scope="module")
@@ -133,96 +132,7 @@ def databases(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[], Da
     return make
 
 
-def query(database: Database, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    """Rows of a query (or a change) on a server's database, from outside the server.  Write it
-    for SQLite (``?`` and the tables ``tables`` and ``events``); on PostgreSQL the names
-    become king's own (``king_tables``, ``king_events``)."""
-    if isinstance(database, Path):
-        import sqlite3
-
-        db = sqlite3.connect(database)
-        try:
-            with db:
-                return list(db.execute(sql, params).fetchall())
-        finally:
-            db.close()
-    import re
-
-    import psycopg
-
-    translated = re.sub(r"\b(tables|events)\b", r"king_\1", sql).replace("?", "%s")
-    with psycopg.connect(database, autocommit=True) as db:
-        cursor = db.execute(translated, params)  # type: ignore[call-overload]
-        return [] if cursor.description is None else list(cursor.fetchall())
-
-
-_redis_databases = itertools.count(1)
-
-
-@dataclass
-class Cluster:
-    """Three server processes sharing one PostgreSQL database and one Redis."""
-
-    db: str
-    redis: str
-    processes: list[ServerProcess]
-    lease: float | None = None
-
-    def spawn(self, port: int | None = None) -> ServerProcess:
-        process = ServerProcess(
-            self.db, port=port, redis=self.redis, bot_pause=0.0, lease=self.lease
-        )
-        return process.start()
-
-    @property
-    def urls(self) -> list[str]:
-        return [p.url for p in self.processes]
-
-    def owners(self) -> dict[str, str]:
-        """Each table's owner now (the process name in its lease)."""
-        import redis
-
-        client = redis.Redis.from_url(self.redis)
-        try:
-            owners: dict[str, str] = {}
-            for key in client.scan_iter("king:lease:*"):
-                value = client.get(key)
-                if value is not None:
-                    owners[key.decode().split(":", 2)[2]] = value.decode().rsplit(":", 1)[0]
-            return owners
-        finally:
-            client.close()
-
-    def process_of(self, owner: str) -> ServerProcess | None:
-        """The server process whose pid is in an owner's name."""
-        for process in self.processes:
-            if process.pid is not None and f"-{process.pid}-" in owner:
-                return process
-        return None
-
-
 @pytest.fixture
 def cluster(postgres_server: Any, redis_server: Any) -> Iterator[Cluster]:
     """Three server processes sharing tables (each test its own database and Redis)."""
     yield from start_cluster(postgres_server, redis_server)
-
-
-def start_cluster(
-    postgres_server: Any, redis_server: Any, lease: float | None = None
-) -> Iterator[Cluster]:
-    """Three server processes with their own database and Redis database, stopped at
-    the end (``lease``: seconds, the server's default if None)."""
-    number = next(_redis_databases) % 16
-    address = f"{redis_server.address}/{number}"
-    import redis
-
-    redis.Redis.from_url(address).flushdb()
-    shared = Cluster(postgres_server.create_database(), address, [], lease)
-    try:
-        for _ in range(3):
-            shared.processes.append(shared.spawn())
-        yield shared
-    finally:
-        for process in shared.processes:
-            process.signal(signal.SIGCONT)
-            process.kill()

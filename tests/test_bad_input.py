@@ -38,8 +38,9 @@ from king.record import RecordError, ReplayReport, dump, replay
 from king.server.process import ServerProcess
 from king.server.store import Database
 from king.tui.save import PlayError, SavedGame, read_saved, record_of
-from tests.conftest import EXAMPLES, query
-from tests.hostile import documents
+from tests.support.games import EXAMPLES
+from tests.support.hostile import documents
+from tests.support.services import query
 
 FEW = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -383,6 +384,7 @@ for number, line in enumerate(sys.stdin.buffer):
 """
 
 
+@pytest.mark.slow
 @settings(
     max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

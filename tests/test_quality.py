@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.support import ROOT
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -89,3 +88,14 @@ def test_no_module_of_king_imports_itself_back() -> None:
         if module not in order:
             visit(module)
     assert not cycles, cycles
+
+
+def test_the_pre_commit_hooks_are_the_suites_checks() -> None:
+    """.pre-commit-config.yaml is valid and runs the checks above, from the project's
+    own tools (local hooks: nothing fetched)."""
+    result = _run("pre_commit", "validate-config", ".pre-commit-config.yaml")
+    assert result.returncode == 0, result.stdout + result.stderr
+    config = (ROOT / ".pre-commit-config.yaml").read_text(encoding="utf-8")
+    for entry in ("entry: ruff check", "entry: ruff format", "entry: mypy --strict src"):
+        assert entry in config
+    assert "repo: local" in config and "rev:" not in config

@@ -11,9 +11,12 @@ only to the file of an entry point, which is all numba itself tracks) compiles a
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +53,7 @@ from king.rules import NO_TRICKS, TRUMPS
 
 __all__ = [
     "ENTRY_POINTS",
+    "CACHE",
     "cache_dir",
     "compiled_lookahead_card",
     "compiled_net_card",
@@ -105,9 +109,11 @@ def cache_dir() -> str:
     return os.path.join(base, digest.hexdigest()[:16])
 
 
+#: Where this process keeps and finds compiled code.
+CACHE = cache_dir()
 _config: Any = numba.config  # numba's settings, read when a dispatcher is made
 _saved_dir = _config.CACHE_DIR
-_config.CACHE_DIR = cache_dir()
+_config.CACHE_DIR = CACHE
 try:
     jit = njit(cache=True, nogil=True)
     parallel = njit(cache=True, nogil=True, parallel=True)
@@ -375,9 +381,37 @@ def _tiny_deal() -> tuple[Any, Any]:
     return hands.reshape(1, 4).copy(), base
 
 
+@contextmanager
+def _one_compiler(needed: bool | None = True) -> Iterator[None]:
+    """Processes that compile at once take turns: the first compiles and caches, the
+    others wait for it and then load what it cached, so that two servers or an arena's
+    jobs starting on a fresh install compile once, not once each.  Nothing is locked
+    when the cache is known to be ready (``needed`` False) or cannot be written."""
+    if needed is False:
+        yield
+        return
+    try:
+        Path(CACHE).mkdir(parents=True, exist_ok=True)
+        handle = (Path(CACHE) / "compiling.lock").open("a", encoding="utf-8")
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def warm_up() -> None:
     """Compile (or load from the cache) the search bot's entry points now, so that its
     first move is not charged with it."""
+    with _one_compiler(needs_compiling()):
+        _warm_up()
+
+
+def _warm_up() -> None:
     dealt, base = _tiny_deal()
     values = np.zeros((1, 1), dtype=np.int64)
     for contract, trump in ((NO_TRICKS, -1), (TRUMPS, 0)):
@@ -396,7 +430,8 @@ def warm_up_lookahead() -> None:
     dealt, base = _tiny_deal()
     values = np.zeros((1, 1), dtype=np.int64)
     cards = np.array([12], dtype=np.int64)
-    lookahead_rollouts(dealt, base, cards, 0, NO_TRICKS, -1, 0, 13, 2, True, values)
+    with _one_compiler():
+        lookahead_rollouts(dealt, base, cards, 0, NO_TRICKS, -1, 0, 13, 2, True, values)
 
 
 def needs_compiling() -> bool | None:
@@ -414,9 +449,10 @@ def warm_up_net(arrays: tuple[Any, ...]) -> None:
     dealt, base = _tiny_deal()
     values = np.zeros((1, 1), dtype=np.int64)
     cards = np.array([12], dtype=np.int64)
-    net_rollouts(dealt, base, cards, 0, NO_TRICKS, -1, 0, w0, w1, b1, w2, b2, w3, b3, values)
     logs = np.zeros(1, dtype=np.float64)
     plays = np.array([0], dtype=np.int64)
-    net_likelihoods(
-        dealt, plays, 0, 1, NO_TRICKS, -1, 0, 0.3, w0, w1, b1, w2, b2, w3, b3, logs
-    )  # fmt: skip
+    with _one_compiler():
+        net_rollouts(dealt, base, cards, 0, NO_TRICKS, -1, 0, w0, w1, b1, w2, b2, w3, b3, values)
+        net_likelihoods(
+            dealt, plays, 0, 1, NO_TRICKS, -1, 0, 0.3, w0, w1, b1, w2, b2, w3, b3, logs
+        )  # fmt: skip

@@ -5,7 +5,7 @@ Written in the plain subset of Python that numba compiles: :mod:`king.bots.compi
 compiles it for the search bot, and the same functions run as ordinary Python
 elsewhere (the rule bot), so there is one copy of these rules outside :mod:`king.deal`.
 It mirrors :func:`king.deal.legal_mask` and the trick and scoring rules of
-:mod:`king.deal`; ``tests/test_kernel.py`` proves the two agree over thousands of random
+:mod:`king.deal`; ``tests/bots/test_kernel.py`` proves the two agree over thousands of random
 positions.  A position is an array (the ``S_`` offsets below) so that it can be copied
 and searched without allocating Python objects.
 """

@@ -5,7 +5,7 @@ others).
 
 Plain Python in numba's subset, compiled by :mod:`king.bots.compiled` when used (no bot
 plays with it by default: the search bot's endgame is the best reply to rule play).
-``tests/test_kernel.py`` checks its values against brute force.
+``tests/bots/test_kernel.py`` checks its values against brute force.
 """
 
 from __future__ import annotations

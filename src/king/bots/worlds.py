@@ -2,7 +2,7 @@
 knows, drawn by a tiny deterministic generator so that a search is repeatable.
 
 Plain Python in numba's subset, compiled by :mod:`king.bots.compiled`;
-``tests/test_sampler.py`` checks the worlds against the constraints.
+``tests/bots/test_sampler.py`` checks the worlds against the constraints.
 """
 
 from __future__ import annotations

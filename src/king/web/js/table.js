@@ -152,12 +152,17 @@ const PACES = {
   slow: { arrive: 340, hold: 1600, summary: 20 },
 };
 
+/** Whether the person asked for no motion (cards then appear without arriving). */
+const REDUCED_MOTION = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
 /** How long cards stay on the table: paced like the server's bots (whose pause is the
- * table's speed at work), and never faster than the table's speed. */
+ * table's speed at work), and never faster than the table's speed.  With no pause at
+ * all (a server told to play at once) a card shows as soon as it is played when
+ * nothing animates its arrival; a finished trick still stays a moment. */
 function timing() {
   const pause = ctx.pauseMs;
   const pace = PACES[ctx.tableSpeed] ?? PACES.normal;
-  if (pause <= 0) return { arrive: 60, hold: 150, summary: pace.summary };
+  if (pause <= 0) return { arrive: REDUCED_MOTION ? 0 : 60, hold: 150, summary: pace.summary };
   return { arrive: pace.arrive, hold: Math.max(pace.hold, pause * 1.6), summary: pace.summary };
 }
 
@@ -211,7 +216,7 @@ function renderSpeed() {
 }
 
 /** How long a finished trick takes to sweep to the seat that took it. */
-const GATHER_MS = window.matchMedia("(prefers-reduced-motion: reduce)").matches ? 0 : 320;
+const GATHER_MS = REDUCED_MOTION ? 0 : 320;
 
 /**
  * The end of a deal, in the order a person follows it: the last trick stays on the felt

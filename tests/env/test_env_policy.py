@@ -1,0 +1,262 @@
+"""Policies as bots: PolicyBot, register_policy, the ``policy:file=`` spec, the external
+policy bot, and the trained example measured in the arena."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from king.arena import ArenaConfig, run_arena
+from king.bots import BotError, BotSpecError, make_bot
+from king.bots import base as bots_base
+from king.env import (
+    ACTION_COUNT,
+    OBS_SIZE,
+    LinearPolicy,
+    PolicyBot,
+    PolicyFileError,
+    action_mask,
+    encode_observation,
+    load_policy,
+    register_policy,
+)
+from king.env.policy_bot import serve, view_from_json
+from king.game import Game, Phase
+from tests.support import ROOT
+from tests.support.games import random_move
+
+EXAMPLE_POLICY = ROOT / "examples" / "rl_policy.npz"
+
+
+@pytest.fixture(autouse=True)
+def _registry_per_test() -> Iterator[None]:
+    """Bots a test registers stay in that test (the registry is global)."""
+    with bots_base.scoped_registry():
+        yield
+
+
+def _lowest(observation: np.ndarray, mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def _random_policy(seed: int):  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(seed)
+    return lambda observation, mask: int(rng.choice(np.flatnonzero(mask)))
+
+
+def test_a_registered_policy_plays_whole_games_in_the_arena() -> None:
+    register_policy("test-lowest", _lowest, summary="lowest legal action")
+    bot = make_bot("test-lowest", seed=3)
+    assert isinstance(bot, PolicyBot) and bot.name == "test-lowest"
+    report = run_arena(ArenaConfig(("test-lowest", "random", "random", "random"), "games", 1))
+    assert report.abandoned == []
+    assert report.stats["test-lowest"].n == 4
+
+
+def test_a_seeded_policy_factory_gets_each_bots_seed() -> None:
+    seeds: list[int] = []
+
+    def factory(seed: int):  # type: ignore[no-untyped-def]
+        seeds.append(seed)
+        return _random_policy(seed)
+
+    register_policy("test-seeded", factory, seeded=True)
+    config = ArenaConfig(("test-seeded", "random", "random", "random"), "deals", 2)
+    first = run_arena(config).to_json()
+    second = run_arena(config).to_json()
+    assert first["bots"]["test-seeded"]["mean"] == second["bots"]["test-seeded"]["mean"]
+    assert len(set(seeds)) > 1
+    with pytest.raises(BotSpecError, match="takes no options"):
+        make_bot("test-seeded:x=1")
+    with pytest.raises(BotSpecError, match="cannot name a bot"):
+        register_policy("bad:name", _lowest)
+
+
+def test_an_illegal_answer_is_reported_not_corrected() -> None:
+    register_policy("test-zero", lambda observation, mask: 0)
+    report = run_arena(ArenaConfig(("test-zero", "random", "random", "random"), "deals", 1))
+    assert report.abandoned, "a policy that plays 2S regardless must be caught"
+    assert "chose action 0 (2S), which is not legal" in report.abandoned[0]["what"]
+    game = Game(seed=1)
+    bot = PolicyBot(lambda observation, mask: 99, name="wild")
+    with pytest.raises(BotError, match="answered action 99, outside 0-61"):
+        bot.act(game.view(game.declarer))
+    bot = PolicyBot(lambda observation, mask: "x", name="text")  # type: ignore[arg-type, return-value]
+    with pytest.raises(BotError, match="not an action number"):
+        bot.act(game.view(game.declarer))
+
+
+def test_linear_policy_files_round_trip_and_refuse_other_layouts(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    policy = LinearPolicy(
+        rng.normal(size=(ACTION_COUNT, OBS_SIZE)).astype(np.float32),
+        rng.normal(size=ACTION_COUNT).astype(np.float32),
+    )
+    path = tmp_path / "p.npz"
+    policy.save(path)
+    again = load_policy(path)
+    game = Game(seed=3)
+    for _ in range(30):
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        observation, mask = encode_observation(view), action_mask(view)
+        assert again(observation, mask) == policy(observation, mask)
+        probabilities = policy.probabilities(observation, mask)
+        assert probabilities.sum() == pytest.approx(1.0)
+        assert (probabilities[mask == 0] == 0).all()
+        sampled = load_policy(path, sample=True, seed=1)(observation, mask)
+        assert mask[sampled]
+        if game.phase is Phase.DECLARING:
+            game.declare(PolicyBot(again).declare(view))
+        else:
+            game.play(PolicyBot(again).play(view))
+
+    bot = make_bot(f"policy:file={path}", seed=1)
+    assert isinstance(bot, PolicyBot) and bot.name == "policy:p.npz"
+    assert isinstance(make_bot(f"policy:file={path}&sample=1", seed=1), PolicyBot)
+
+    old = tmp_path / "old.npz"
+    np.savez(
+        old, weights=policy.weights, bias=policy.bias, observation_version=0, kind="linear-softmax"
+    )
+    with pytest.raises(PolicyFileError, match="trained on observation layout 0"):
+        load_policy(old)
+    small = tmp_path / "small.npz"
+    np.savez(
+        small,
+        weights=np.zeros((62, 5)),
+        bias=np.zeros(62),
+        observation_version=1,
+        kind="linear-softmax",
+    )
+    with pytest.raises(PolicyFileError, match="weights"):
+        load_policy(small)
+    with pytest.raises(PolicyFileError, match="cannot read"):
+        load_policy(tmp_path / "missing.npz")
+    with pytest.raises(BotSpecError, match="cannot read"):
+        make_bot(f"policy:file={tmp_path / 'missing.npz'}")
+    bare = make_bot("policy", seed=2)
+    assert isinstance(bare, PolicyBot) and bare.name == "policy:rl_policy.npz"
+    with pytest.raises(BotSpecError, match="takes file= and sample="):
+        make_bot(f"policy:file={path}&temperature=2")
+
+
+def test_a_view_rebuilt_from_json_observes_the_same() -> None:
+    rng = random.Random(6)
+    game = Game(seed=6)
+    checked = 0
+    while not game.is_over and checked < 400:
+        for seat in range(4):
+            view = game.view(seat)
+            legal = [str(d) for d in view.legal_declarations] or [str(c) for c in view.legal_cards]
+            rebuilt = view_from_json(json.loads(json.dumps(view.to_json())), legal)
+            assert rebuilt == view
+            assert np.array_equal(encode_observation(rebuilt), encode_observation(view))
+            checked += 1
+        random_move(game, rng)
+
+
+def test_the_policy_bot_speaks_the_external_protocol() -> None:
+    game = Game(seed=2)
+    seat = game.declarer
+    view = game.view(seat)
+    requests = [
+        {"type": "hello", "protocol": "king-bot/1", "seat": seat, "seed": 1, "rules": "classic"},
+        {
+            "type": "declare",
+            "id": 1,
+            "view": view.to_json(),
+            "legal": [str(d) for d in view.legal_declarations],
+        },
+        {"type": "bye"},
+    ]
+    out = io.StringIO()
+    serve(
+        PolicyBot(LinearPolicy.zeros(), name="zeros"),
+        io.StringIO("\n".join(map(json.dumps, requests))),
+        out,
+    )
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert answers[0] == {"type": "hello", "protocol": "king-bot/1", "name": "zeros"}
+    assert answers[1] == {"id": 1, "declare": "no-tricks"}
+
+
+def test_king_arena_measures_a_saved_policy_through_cmd(tmp_path: Path) -> None:
+    """The external policy bot plays exactly as the same policy in process."""
+    path = tmp_path / "p.npz"
+    rng = np.random.default_rng(2)
+    LinearPolicy(
+        rng.normal(size=(ACTION_COUNT, OBS_SIZE)).astype(np.float32),
+        np.zeros(ACTION_COUNT, np.float32),
+    ).save(path)
+    command = f"cmd:{sys.executable} -m king.env.policy_bot {path}"
+    external = run_arena(ArenaConfig((command, "random", "random", "random"), "deals", 1))
+    inside = run_arena(
+        ArenaConfig((f"policy:file={path}", "random", "random", "random"), "deals", 1)
+    )
+    assert external.abandoned == [] and inside.abandoned == []
+    assert (
+        external.to_json()["bots"][command]["mean"]
+        == inside.to_json()["bots"][f"policy:file={path}"]["mean"]
+    )
+
+
+def test_the_cli_refuses_a_bad_policy_file() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "king.env.policy_bot", "no-such-file.npz"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2 and "cannot read a policy" in result.stderr
+
+
+def test_the_bare_spec_needs_a_file_outside_a_checkout(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from king.env import policy
+
+    monkeypatch.setattr(policy, "EXAMPLE_POLICY", tmp_path / "none.npz")
+    with pytest.raises(BotSpecError, match="needs its file here"):
+        make_bot("policy")
+
+
+def test_the_trained_example_beats_random() -> None:
+    policy = load_policy(EXAMPLE_POLICY)
+    register_policy("example-linear", policy)
+    report = run_arena(ArenaConfig(("example-linear", "random", "random", "random"), "deals", 14))
+    stats = report.stats["example-linear"]
+    assert report.abandoned == []
+    assert stats.score.mean - stats.score.ci95 > 0, report.table()
+
+
+def test_the_training_example_runs(tmp_path: Path) -> None:
+    out = tmp_path / "tiny.npz"
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "examples" / "rl_train.py"),
+            "--games=1",
+            "--deals=4",
+            "--epochs=1",
+            "--arena-deals=2",
+            f"--out={out}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "agrees with rule" in result.stdout and "linear" in result.stdout
+    assert load_policy(out).weights.shape == (ACTION_COUNT, OBS_SIZE)

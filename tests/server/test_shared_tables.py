@@ -1,0 +1,549 @@
+"""Tables shared by three real server processes (``king serve --db postgresql://…
+--redis redis://…``) on one real PostgreSQL and one real Redis, played by real WebSocket
+clients spread over the processes.
+
+The owner of busy tables is killed (``kill -9``) again and again in the middle of tricks:
+no move a client was told of is lost, none is applied twice, and every table goes on
+within 3 seconds.  A frozen owner (SIGSTOP past its lease) writes nothing once it is
+woken and gives its connections up; one stopped with SIGTERM hands its tables over."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import signal
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, WebSocketException
+
+from king.events import apply, from_json
+from king.game import Game
+from king.rules import Rules
+from king.server.process import ServerProcess
+from king.server.services import PostgresServer
+from tests.support import ROOT
+from tests.support.services import LEASE, Cluster, query, start_cluster
+
+#: How soon every table of a killed owner must be moving again (issue #17: 3 s).  On the
+#: 2-core reference machine, with three servers, PostgreSQL, Redis, the 60 test clients and
+#: the replacement process all on it, runs measure a median of 0.6–0.7 s and a slowest
+#: table of 1.0–1.6 s (a person's 0.25 s thought included).
+RECOVERY = 3.0
+
+
+def create_table(url: str, seed: int) -> tuple[str, list[str]]:
+    """A table with two people's seats (0 and 2) and two random bots; their tokens."""
+    seats = [
+        {"kind": "human"},
+        {"kind": "bot", "bot": "random"},
+        {"kind": "human"},
+        {"kind": "bot", "bot": "random"},
+    ]
+    made = httpx.post(
+        f"{url}/api/tables", json={"name": "Ada", "seats": seats, "seat": 0, "seed": seed}
+    )
+    assert made.status_code == 201, made.text
+    claim = made.json()
+    joined = httpx.post(f"{url}/api/tables/{claim['table']}/join", json={"name": "Bo", "seat": 2})
+    assert joined.status_code == 200, joined.text
+    return claim["table"], [claim["token"], joined.json()["token"]]
+
+
+@dataclass
+class Player:
+    """One person's seat, played by a client that reconnects to any process when its
+    connection drops or goes silent, and resends a move it was not told was made."""
+
+    table: str
+    seat: int
+    token: str
+    urls: list[str]
+    think: float
+    rng: random.Random
+    #: The moves the server acknowledged: event number -> (kind, what).
+    acked: dict[int, tuple[str, str]] = field(default_factory=dict)
+    #: Every state's event number seen, with when (time.monotonic()).
+    seen: list[tuple[int, float]] = field(default_factory=list)
+    last_view: dict[str, Any] | None = None
+    over: bool = False
+    reconnects: int = 0
+    refused: list[str] = field(default_factory=list)
+    #: What happened lately (wall-clock time, what), to tell in a failure.
+    trace: list[tuple[float, str]] = field(default_factory=list)
+
+    def note(self, what: str) -> None:
+        self.trace.append((round(time.time() % 1000, 3), what))
+        del self.trace[:-40]
+
+    async def play(self, stop: asyncio.Event) -> None:
+        where = self.rng.randrange(len(self.urls))
+        while not self.over and not stop.is_set():
+            url = self.urls[where % len(self.urls)].replace("http://", "ws://")
+            self.note(f"connect {url}")
+            try:
+                async with connect(f"{url}/api/tables/{self.table}/ws", open_timeout=3) as ws:
+                    await ws.send(json.dumps({"v": 1, "type": "hello", "token": self.token}))
+                    await self._conversation(ws, stop)
+            except (OSError, TimeoutError, WebSocketException) as error:
+                self.note(repr(error)[:80])
+            if self.over or stop.is_set():
+                return
+            self.reconnects += 1
+            where += 1 + self.rng.randrange(len(self.urls) - 1)  # another process
+            await asyncio.sleep(0.05)
+
+    async def _conversation(self, ws: ClientConnection, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            # Silence this long means a frozen process (the bots move at once and the
+            # other person thinks for a moment): reconnect elsewhere.
+            text = await asyncio.wait_for(ws.recv(), timeout=1.5)
+            message = json.loads(text)
+            self.note(f"{message['type']} {message.get('seq', '')} {message.get('code', '')}")
+            if message["type"] == "error":
+                self.refused.append(message["code"])
+                if message["code"] in ("moved", "busy", "server"):
+                    return
+                continue
+            if message["type"] != "state":
+                continue
+            number = message["seq"] - 1  # the event this state follows
+            self.seen.append((number, time.monotonic()))
+            event = message["event"]
+            if event["kind"] == "play" and event["seat"] == self.seat:
+                self.acked[number] = ("play", event["card"])
+            elif event["kind"] == "declare" and event["seat"] == self.seat:
+                self.acked[number] = ("declare", event["contract"])
+            view = message["view"]
+            self.last_view = view
+            if view["phase"] == "over":
+                self.over = True
+                return
+            if view["to_act"] == self.seat:
+                await asyncio.sleep(self.think)
+                if message["declarations"]:
+                    allowed = [d for d in message["declarations"] if d["allowed"]]
+                    choice = self.rng.choice(allowed)
+                    action = {"type": "declare", "contract": choice["contract"]}
+                    if choice["trump"]:
+                        action["trump"] = choice["trump"]
+                else:
+                    action = {"type": "play", "card": self.rng.choice(message["legal"])}
+                self.note(f"sent {action}")
+                await ws.send(json.dumps({"v": 1, **action}))
+
+
+def seat_players(
+    cluster: Cluster, tables: list[tuple[str, list[str]]], think: float, seed: int
+) -> list[Player]:
+    """A client for each person's seat (0 and 2) of each table, spread over the processes."""
+    rng = random.Random(seed)
+    return [
+        Player(table, seat, token, cluster.urls, think=think, rng=random.Random(rng.random()))
+        for table, tokens in tables
+        for seat, token in zip((0, 2), tokens, strict=True)
+    ]
+
+
+def check_log(cluster: Cluster, table: str, players: list[Player]) -> int:
+    """Every acknowledged move is in the table's log at its number, and the log replays
+    by the rules (so no move is in it twice).  Returns how many events it has."""
+    rows = query(
+        cluster.db,
+        "SELECT number, kind, data FROM events WHERE table_id = ? ORDER BY number",
+        (table,),
+    )
+    numbers = [row[0] for row in rows]
+    assert numbers == list(range(len(rows))), f"table {table}: the log has gaps"
+    header = json.loads(rows[0][2])
+    game = Game(Rules.from_spec(header["rules"]), int(header["seed"]), auto_deal=False)
+    for _, kind, data in rows:
+        if kind in ("deal", "declare", "play"):
+            apply(game, from_json(kind, json.loads(data)))  # raises on a move made twice
+    by_number = {row[0]: (row[1], json.loads(row[2])) for row in rows}
+    for player in players:
+        for after, (kind, what) in player.acked.items():
+            # The state follows the move, or the next deal when the move ended one.
+            number = after - 1 if by_number[after][0] == "deal" and kind == "play" else after
+            logged_kind, data = by_number[number]
+            assert logged_kind == kind, (table, number, kind, logged_kind)
+            assert data["seat"] == player.seat
+            assert what == (data["card"] if kind == "play" else data["contract"])
+    return len(rows)
+
+
+def busiest_owner(cluster: Cluster, players: list[Player]) -> tuple[ServerProcess, list[str]]:
+    """The process that owns the most tables in the middle of a trick, and its tables."""
+    owners = cluster.owners()
+    mid_trick: dict[str, list[str]] = {}
+    for player in players:
+        view = player.last_view
+        owner = owners.get(player.table)
+        if owner is None or view is None or player.over or player.seat != 0:
+            continue
+        if view["phase"] == "playing" and view["trick"]:
+            mid_trick.setdefault(owner, []).append(player.table)
+    live = [(o, t) for o, t in mid_trick.items() if cluster.process_of(o) is not None]
+    assert live, "no process owns a table in the middle of a trick"
+    owner, _ = max(live, key=lambda item: len(item[1]))
+    process = cluster.process_of(owner)
+    assert process is not None
+    return process, [t for t, o in owners.items() if o == owner]
+
+
+def last_seen(players: list[Player], table: str) -> int:
+    return max((n for p in players if p.table == table for n, _ in p.seen), default=-1)
+
+
+def went_on_at(players: list[Player], table: str, after: int) -> float | None:
+    times = [t for p in players if p.table == table for n, t in p.seen if n > after]
+    return min(times) if times else None
+
+
+@pytest.mark.slow
+def test_killing_owners_mid_trick_loses_no_move_and_every_table_goes_on(cluster: Cluster) -> None:
+    tables = [create_table(cluster.urls[n % 3], seed=100 + n) for n in range(30)]
+
+    async def run() -> tuple[list[Player], list[float]]:
+        players = seat_players(cluster, tables, think=0.25, seed=5)
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(p.play(stop)) for p in players]
+        waits: list[float] = []
+        try:
+            await asyncio.sleep(3)
+            for _ in range(20):
+                victim, owned = busiest_owner(cluster, players)
+                before = {t: last_seen(players, t) for t in owned}
+                killed = time.monotonic()
+                victim.kill()
+                index = cluster.processes.index(victim)
+                # Every table it owned goes on, somewhere else, within 3 s.
+                deadline = killed + RECOVERY + 4
+                pending = set(owned)
+                while pending and time.monotonic() < deadline:
+                    await asyncio.sleep(0.05)
+                    for table in list(pending):
+                        at = went_on_at(players, table, before[table])
+                        finished = all(p.over for p in players if p.table == table)
+                        if at is not None or finished:
+                            pending.discard(table)
+                            if at is not None:
+                                waits.append(at - killed)
+                                if at - killed > 2.5:
+                                    slow[table] = [
+                                        round(time.time() % 1000 - (time.monotonic() - killed), 3)
+                                    ] + [(p.seat, p.trace) for p in players if p.table == table]
+                stuck = {
+                    table: [(p.seat, p.trace) for p in players if p.table == table]
+                    for table in pending
+                }
+                assert not pending, f"tables stood still after the kill: {stuck} {cluster.owners()}"
+                # A new process takes the dead one's place (same address).
+                cluster.processes[index] = await asyncio.to_thread(cluster.spawn, victim.port)
+                await asyncio.sleep(1.0)  # it starts up (and takes its share) before the next
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        return players, waits
+
+    started = time.monotonic()
+    slow: dict[str, Any] = {}
+    players, waits = asyncio.run(run())
+    waits.sort()
+    print(
+        f"\n20 kills in {time.monotonic() - started:.0f} s: {len(waits)} tables went on after "
+        f"median {waits[len(waits) // 2]:.2f} s, max {waits[-1]:.2f} s; "
+        f"{sum(p.reconnects for p in players)} reconnections"
+    )
+    assert len(waits) >= 20
+    if max(waits) > RECOVERY:
+        print(json.dumps(slow, indent=0))  # shown by pytest under the failure
+    assert max(waits) <= RECOVERY, sorted(waits)[-5:]
+    events = sum(check_log(cluster, t, [p for p in players if p.table == t]) for t, _ in tables)
+    acked = sum(len(p.acked) for p in players)
+    assert acked > 20 * 10, acked  # play went on between the kills
+    assert events > acked
+    assert sum(p.reconnects for p in players) >= 20
+
+
+@pytest.mark.slow
+def test_a_frozen_owner_writes_nothing_after_its_lease_and_drops_its_connections(
+    cluster: Cluster,
+) -> None:
+    tables = [create_table(cluster.urls[n % 3], seed=300 + n) for n in range(6)]
+
+    async def run() -> None:
+        players = seat_players(cluster, tables, think=0.1, seed=8)
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(p.play(stop)) for p in players]
+        try:
+            await asyncio.sleep(2)
+            victim, owned = busiest_owner(cluster, players)
+            # A spectator on the frozen process, who does not reconnect.
+            url = victim.ws_url
+            async with connect(f"{url}/api/tables/{owned[0]}/ws") as watcher:
+                await watcher.send(json.dumps({"v": 1, "type": "watch"}))
+                assert json.loads(await watcher.recv())["type"] == "welcome"
+                fences = {
+                    t: query(cluster.db, "SELECT fence FROM tables WHERE id = ?", (t,))[0][0]
+                    for t in owned
+                }
+                victim.signal(signal.SIGSTOP)
+                stopped = time.monotonic()
+                await asyncio.sleep(LEASE * 3)  # past the lease: the others take over
+                # What the frozen owner wrote, taken while it cannot write.
+                written = written_under(cluster, fences)
+                owners = cluster.owners()
+                assert all(owners.get(t) not in (None, "") for t in owned)
+                assert not any(cluster.process_of(owners[t]) is victim for t in owned)
+                victim.signal(signal.SIGCONT)
+                woken = time.monotonic()
+                # It gives its connections up: the spectator is closed within a lease.
+                with contextlib.suppress(ConnectionClosed):
+                    while True:
+                        await asyncio.wait_for(watcher.recv(), timeout=LEASE * 2)
+                assert watcher.close_code == 1012, watcher.close_code
+                assert time.monotonic() - woken < LEASE * 2
+                await asyncio.sleep(1.0)  # it had moves queued in its sockets: let it try
+                assert written_under(cluster, fences) == written
+                assert stopped < woken
+                assert "giving it up" in victim.output()
+            # Play goes on at every table.
+            marks = {table: last_seen(players, table) for table, _ in tables}
+            await asyncio.sleep(1.5)
+            for table, _ in tables:
+                done = all(p.over for p in players if p.table == table)
+                assert done or last_seen(players, table) > marks[table], table
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        for table, _ in tables:
+            check_log(cluster, table, [p for p in players if p.table == table])
+
+    asyncio.run(run())
+
+
+def written_under(cluster: Cluster, fences: dict[str, int]) -> list[tuple[str, int]]:
+    """The events written under these tables' fencing numbers."""
+    rows: list[tuple[str, int]] = []
+    for table, fence in fences.items():
+        found = query(
+            cluster.db,
+            "SELECT table_id, number FROM events WHERE table_id = ? AND fence = ? ORDER BY number",
+            (table, fence),
+        )
+        rows.extend((str(t), int(n)) for t, n in found)
+    return rows
+
+
+#: The lease of the SIGTERM test: long enough that a table going on sooner than it
+#: passes was released, and that a busy machine's stall does not cost a lease first.
+LONG_LEASE = 5.0
+
+
+@pytest.fixture
+def long_lease_cluster(postgres_server: Any, redis_server: Any) -> Iterator[Cluster]:
+    yield from start_cluster(postgres_server, redis_server, lease=LONG_LEASE)
+
+
+@pytest.mark.slow
+def test_a_process_stopped_with_sigterm_hands_its_tables_over(
+    long_lease_cluster: Cluster,
+) -> None:
+    cluster = long_lease_cluster
+    tables = [create_table(cluster.urls[n % 3], seed=500 + n) for n in range(6)]
+
+    async def run() -> None:
+        players = seat_players(cluster, tables, think=0.1, seed=3)
+        stop = asyncio.Event()
+        tasks = [asyncio.create_task(p.play(stop)) for p in players]
+        try:
+            await asyncio.sleep(2)
+            victim, owned = busiest_owner(cluster, players)
+            before = {t: last_seen(players, t) for t in owned}
+            asked = time.monotonic()
+            await asyncio.to_thread(victim.stop)
+            # Released, not left to pass: the tables go on well within a lease.
+            for table in owned:
+                while went_on_at(players, table, before[table]) is None:
+                    waited = time.monotonic() - asked
+                    assert waited < LONG_LEASE - 1, f"table {table} stood still"
+                    await asyncio.sleep(0.05)
+            gone = [went_on_at(players, t, before[t]) for t in owned]
+            assert all(g is not None for g in gone)
+            assert "handed" in victim.output()
+        finally:
+            stop.set()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        for table, _ in tables:
+            check_log(cluster, table, [p for p in players if p.table == table])
+
+    asyncio.run(run())
+
+
+def test_bad_redis_settings_are_refused_in_one_line(
+    postgres_server: PostgresServer, tmp_path: Any
+) -> None:
+    """``--redis`` needs a PostgreSQL database and a Redis address that answers; each
+    mistake is one line that says what was wrong, before anything is served."""
+    from king.server.process import free_port
+    from tests.support.services import run_king
+
+    database = postgres_server.create_database()
+    cases = [
+        (["--db", str(tmp_path / "king.db"), "--redis", "redis://127.0.0.1:6379"], 2, "PostgreSQL"),
+        (["--db", database, "--redis", "localhost:6379"], 2, "redis://HOST:PORT"),
+        (
+            ["--db", database, "--redis", f"redis://127.0.0.1:{free_port()}/0"],
+            1,
+            "cannot reach Redis",
+        ),
+        (
+            ["--db", database, "--redis", "redis://:secret@127.0.0.1:1/0", "--lease", "0.1"],
+            2,
+            "--lease",
+        ),
+    ]
+    for args, code, expected in cases:
+        result = run_king("serve", "--port", "0", *args)
+        assert result.returncode == code, (args, result.stdout, result.stderr)
+        assert expected in result.stderr, (args, result.stderr)
+        assert "Traceback" not in result.stderr and "secret" not in result.stderr
+
+
+def play_together(table: str, seats: list[tuple[int, str, str]]) -> list[Player]:
+    """People at these seats (seat, token, the process each connects to) play the game
+    to its end at once."""
+
+    async def play() -> list[Player]:
+        players = [
+            Player(table, seat, token, [url], think=0.0, rng=random.Random(seat))
+            for seat, token, url in seats
+        ]
+        stop = asyncio.Event()
+        await asyncio.wait_for(asyncio.gather(*(p.play(stop) for p in players)), timeout=240)
+        return players
+
+    return asyncio.run(play())
+
+
+@pytest.mark.slow
+def test_a_person_at_any_process_sees_joins_plays_and_plays_again(cluster: Cluster) -> None:
+    """The lobby, a table's information, joining, playing and playing again all work the
+    same at a process that does not own the table (it asks the owner)."""
+    bot = {"kind": "bot", "bot": "random"}
+    seats = [{"kind": "human"}, {"kind": "human"}, bot, bot]
+    made = httpx.post(
+        f"{cluster.urls[0]}/api/tables", json={"name": "Ada", "seats": seats, "seat": 0, "seed": 7}
+    )
+    table, ada = made.json()["table"], made.json()["token"]
+    owner = cluster.process_of(cluster.owners()[table])
+    assert owner is cluster.processes[0]
+    for url in cluster.urls[1:]:
+        lobby = httpx.get(f"{url}/api/tables").json()
+        assert [t["id"] for t in lobby["open"]] == [table]
+        info = httpx.get(f"{url}/api/tables/{table}").json()
+        assert info["seats"][0]["name"] == "Ada" and info["status"] == "waiting"
+    assert httpx.get(f"{cluster.urls[1]}/api/tables/nosuchtable").status_code == 404
+    joined = httpx.post(f"{cluster.urls[2]}/api/tables/{table}/join", json={"name": "Bo"})
+    assert joined.status_code == 200 and joined.json()["seat"] == 1, joined.text
+    taken = httpx.post(f"{cluster.urls[1]}/api/tables/{table}/join", json={"name": "Cy", "seat": 1})
+    assert taken.status_code == 409 and taken.json()["error"]["code"] == "started", taken.text
+    info = httpx.get(f"{cluster.urls[1]}/api/tables/{table}").json()
+    assert info["status"] == "playing" and info["seats"][1]["name"] == "Bo"
+
+    players = play_together(
+        table, [(0, ada, cluster.urls[1]), (1, joined.json()["token"], cluster.urls[2])]
+    )
+    assert all(p.over for p in players) and all(not p.reconnects for p in players)
+    check_log(cluster, table, players)
+    # Both ask to play again at processes that do not own the table: one new table,
+    # each in their own seat.
+    first = httpx.post(f"{cluster.urls[2]}/api/tables/{table}/again", json={"token": ada})
+    assert first.status_code == 201, first.text
+    second = httpx.post(
+        f"{cluster.urls[1]}/api/tables/{table}/again", json={"token": joined.json()["token"]}
+    )
+    assert second.status_code == 201, second.text
+    assert first.json()["table"] == second.json()["table"] != table
+    assert (first.json()["seat"], second.json()["seat"]) == (0, 1)
+    following = httpx.get(f"{cluster.urls[0]}/api/tables/{first.json()['table']}").json()
+    assert following["status"] == "playing"
+    record = httpx.get(f"{cluster.urls[2]}/api/tables/{table}/record")
+    assert record.status_code == 200 and record.json()["format"] == "king-record/1"
+
+
+@pytest.mark.slow
+def test_the_cluster_benchmark_measures_one_two_and_three_processes() -> None:
+    """``king bench --only cluster``, small: every figure is there and no move was refused."""
+    import importlib.util
+
+    path = ROOT / "benchmarks" / "cluster.py"
+    spec = importlib.util.spec_from_file_location("king_benchmarks_cluster_test", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    figures = module.run(0.5, tables=4)
+    for count in (1, 2, 3):
+        assert figures[f"cluster_{count}_moves_per_s"] > 0, figures
+        assert (
+            0 < figures[f"cluster_{count}_rtt_median_ms"] <= figures[f"cluster_{count}_rtt_p99_ms"]
+        )
+        assert figures[f"cluster_{count}_errors"] == 0, figures
+    assert figures["cluster_3_vs_1_moves"] > 0
+
+
+@pytest.mark.slow
+def test_accounts_sessions_and_rated_games_work_at_any_process(cluster: Cluster) -> None:
+    """Logins made at one process hold at the others (sessions live in PostgreSQL);
+    a registered player joins, takes a seat back and plays again through processes that
+    do not own the table; the rated game's results are written once, by its owner."""
+    secret = "a phrase long enough"
+    ada = httpx.Client(base_url=cluster.urls[0], timeout=20)
+    assert ada.post("/api/accounts", json={"name": "Ada", "password": secret}).status_code == 201
+    # Another person: another address (as the proxy on 127.0.0.1 says) and browser.
+    bo = httpx.Client(
+        base_url=cluster.urls[2], timeout=20, headers={"X-Forwarded-For": "10.20.0.2"}
+    )
+    assert bo.post("/api/accounts", json={"name": "Bo_2", "password": secret}).status_code == 201
+    cookie = {"king_session": ada.cookies["king_session"]}
+    elsewhere = httpx.Client(base_url=cluster.urls[1], cookies=cookie, timeout=20)
+    assert elsewhere.get("/api/me").json()["account"]["name"] == "Ada"
+    bot = {"kind": "bot", "bot": "rule"}
+    seats = [{"kind": "human"}, {"kind": "human"}, bot, bot]
+    made = ada.post("/api/tables", json={"seats": seats, "seat": 0, "rated": True, "seed": 3})
+    assert made.status_code == 201, made.text
+    table = made.json()["table"]
+    assert cluster.process_of(cluster.owners()[table]) is cluster.processes[0]
+    joined = bo.post(f"/api/tables/{table}/join", json={"name": "ignored"})
+    assert joined.status_code == 200 and joined.json()["seat"] == 1, joined.text
+    info = httpx.get(f"{cluster.urls[1]}/api/tables/{table}").json()
+    assert [s["player"] for s in info["seats"]] == ["Ada", "Bo_2", "bot:rule", "bot:rule"]
+    # Ada takes her seat back at a process that does not own the table.
+    taken = elsewhere.post(f"/api/tables/{table}/seat")
+    assert taken.status_code == 200, taken.text
+    assert taken.json()["token"] != made.json()["token"]
+    mine = elsewhere.get("/api/players/Ada/games").json()["games"]
+    assert [(g["table"], g["status"]) for g in mine] == [(table, "playing")]
+
+    players = play_together(
+        table,
+        [(0, taken.json()["token"], cluster.urls[2]), (1, joined.json()["token"], cluster.urls[1])],
+    )
+    assert all(p.over for p in players)
+    changes = httpx.get(f"{cluster.urls[2]}/api/tables/{table}/ratings").json()["changes"]
+    assert sorted(c["name"] for c in changes) == ["Ada", "Bo_2", "rule"]
+    rows = query(cluster.db, "SELECT COUNT(*) FROM king_results WHERE table_id = ?", (table,))
+    assert rows == [(4,)]
+    assert bo.get("/api/players/Bo_2").json()["rated_games"] == 1
+    again = elsewhere.post(f"/api/tables/{table}/again", json={"token": taken.json()["token"]})
+    assert again.status_code == 201, again.text
+    following = httpx.get(f"{cluster.urls[0]}/api/tables/{again.json()['table']}").json()
+    assert following["rated"] is True and following["seats"][0]["player"] == "Ada"

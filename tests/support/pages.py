@@ -1,0 +1,129 @@
+"""Debian's Chromium and the table page: its sizes, its hooks, a person's clicks, and what
+axe finds."""
+
+from __future__ import annotations
+
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from king.server.process import ServerProcess
+
+#: Debian's Chromium, the only browser the tests drive (nothing is downloaded).
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+DESKTOP = {"width": 1280, "height": 800}
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+LEGAL = '#hand .card[data-legal="true"]'
+
+
+def create(server: ServerProcess, seats: list[str], seed: int) -> dict[str, Any]:
+    body = {
+        "seats": [{"kind": "human"} if s == "human" else {"kind": "bot", "bot": s} for s in seats],
+        "name": "Ada",
+        "seed": seed,
+    }
+    answer = httpx.post(f"{server.url}/api/tables", json=body, timeout=10)
+    assert answer.status_code == 201, answer.text
+    claim: dict[str, Any] = answer.json()
+    return claim
+
+
+def watch_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors
+
+
+def step(page: Page) -> str:
+    """Do the one thing the page asks for now: close a deal summary, declare, or play."""
+    try:
+        if page.locator("#dlg-summary[open]").count():
+            return "summary"
+        choice = page.locator("#declare:not([hidden]) button.choice:not([disabled])")
+        if choice.count():
+            choice.first.click(timeout=1500)
+            return "declared"
+        legal = page.locator(LEGAL)
+        if legal.count():
+            legal.first.click(timeout=1500)
+            return "played"
+    except PlaywrightError:
+        return "retry"  # the page changed under the click (a dialog opened, a new state)
+    page.wait_for_timeout(40)
+    return "waiting"
+
+
+def play_until_summary(page: Page, timeout: float = 60) -> int:
+    """Play by clicking until the deal's summary shows; returns the cards played."""
+    deadline = time.monotonic() + timeout
+    played = 0
+    while time.monotonic() < deadline:
+        done = step(page)
+        if done == "summary":
+            return played
+        played += done == "played"
+    raise AssertionError("the deal did not end in time")
+
+
+def hand(page: Page) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all(
+        "#hand .card", "cards => cards.map(c => c.dataset.card)"
+    )
+    return cards
+
+
+def fewer_cards(page: Page, count: int) -> None:
+    """Wait until the hand holds fewer than ``count`` cards (a card was played)."""
+    page.wait_for_function(
+        "n => document.querySelectorAll('#hand .card').length < n", arg=count, timeout=20000
+    )
+
+
+def wait_my_turn(page: Page) -> None:
+    """Wait until the page has shown every state and asks the person to act."""
+    page.wait_for_function(
+        """() => document.body.dataset.busy === "false"
+            && (document.querySelector('#hand .card[data-legal="true"]')
+                || !document.querySelector('#declare').hidden)""",
+        timeout=20000,
+    )
+
+
+def axe_script() -> str:
+    """axe-core, as axe-playwright-python ships it (nothing is fetched)."""
+    return (resources.files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
+
+
+def serious_violations(page: Page) -> list[str]:
+    """What axe-core finds on the page now, of impact serious or critical."""
+    page.evaluate(axe_script())
+    results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    found = []
+    for violation in results["violations"]:
+        if violation["impact"] in ("serious", "critical"):
+            targets = [node["target"] for node in violation["nodes"]][:5]
+            found.append(f"{violation['id']} ({violation['impact']}): {targets}")
+    return found

@@ -1,0 +1,159 @@
+"""The real services the tests start and ask: a database's rows, three server processes
+sharing tables, the local ``king`` and ``king serve`` in child processes."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from king.server.process import ServerProcess
+from king.server.store import Database
+
+
+def query(database: Database, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Rows of a query (or a change) on a server's database, from outside the server.  Write it
+    for SQLite (``?`` and the tables ``tables`` and ``events``); on PostgreSQL the names
+    become king's own (``king_tables``, ``king_events``)."""
+    if isinstance(database, Path):
+        import sqlite3
+
+        db = sqlite3.connect(database)
+        try:
+            with db:
+                return list(db.execute(sql, params).fetchall())
+        finally:
+            db.close()
+    import re
+
+    import psycopg
+
+    translated = re.sub(r"\b(tables|events)\b", r"king_\1", sql).replace("?", "%s")
+    with psycopg.connect(database, autocommit=True) as db:
+        cursor = db.execute(translated, params)  # type: ignore[call-overload]
+        return [] if cursor.description is None else list(cursor.fetchall())
+
+
+_redis_databases = itertools.count(1)
+
+
+@dataclass
+class Cluster:
+    """Three server processes sharing one PostgreSQL database and one Redis."""
+
+    db: str
+    redis: str
+    processes: list[ServerProcess]
+    lease: float | None = None
+
+    def spawn(self, port: int | None = None) -> ServerProcess:
+        process = ServerProcess(
+            self.db, port=port, redis=self.redis, bot_pause=0.0, lease=self.lease
+        )
+        return process.start()
+
+    @property
+    def urls(self) -> list[str]:
+        return [p.url for p in self.processes]
+
+    def owners(self) -> dict[str, str]:
+        """Each table's owner now (the process name in its lease)."""
+        import redis
+
+        client = redis.Redis.from_url(self.redis)
+        try:
+            owners: dict[str, str] = {}
+            for key in client.scan_iter("king:lease:*"):
+                value = client.get(key)
+                if value is not None:
+                    owners[key.decode().split(":", 2)[2]] = value.decode().rsplit(":", 1)[0]
+            return owners
+        finally:
+            client.close()
+
+    def process_of(self, owner: str) -> ServerProcess | None:
+        """The server process whose pid is in an owner's name."""
+        for process in self.processes:
+            if process.pid is not None and f"-{process.pid}-" in owner:
+                return process
+        return None
+
+
+def start_cluster(
+    postgres_server: Any, redis_server: Any, lease: float | None = None
+) -> Iterator[Cluster]:
+    """Three server processes with their own database and Redis database, stopped at
+    the end (``lease``: seconds, the server's default if None)."""
+    number = next(_redis_databases) % 16
+    address = f"{redis_server.address}/{number}"
+    import redis
+
+    redis.Redis.from_url(address).flushdb()
+    shared = Cluster(postgres_server.create_database(), address, [], lease)
+    try:
+        for _ in range(3):
+            shared.processes.append(shared.spawn())
+        yield shared
+    finally:
+        for process in shared.processes:
+            process.signal(signal.SIGCONT)
+            process.kill()
+
+
+ADDRESS = re.compile(r"(http://127\.0\.0\.1:\d+)/t/([\w-]+)#token=([\w-]+)")
+
+
+def start_local(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
+    """Run ``king ARGS`` until it prints the table's address; returns it."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "king", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    timer = threading.Timer(60, process.kill)
+    timer.start()
+    assert process.stdout is not None
+    lines = []
+    for line in process.stdout:
+        lines.append(line)
+        if "your table is at" in line:
+            break
+    timer.cancel()
+    assert lines and "your table is at" in lines[-1], "".join(lines)
+    return process, lines[-1]
+
+
+def run_king(*args: str) -> subprocess.CompletedProcess[str]:
+    """``king ARGS`` to its end, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", "king", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def stop(process: subprocess.Popen[str]) -> int:
+    """Ctrl-C: the server shuts down cleanly (exit 130, as after any interrupt)."""
+    process.send_signal(signal.SIGINT)
+    try:
+        code = process.wait(20)
+    finally:
+        process.kill()
+    assert process.stdout is not None
+    assert "Traceback" not in process.stdout.read()
+    return code
+
+
+LEASE = 1.5  # the server's default
