@@ -14,6 +14,11 @@ MODULES = [
     "king.game",
     "king.record",
     "king.bots",
+    "king.server.clock",
+    "king.server.names",
+    "king.server.ratings",
+    "king.server.results",
+    "king.server.store",
 ]
 
 
