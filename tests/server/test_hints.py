@@ -69,7 +69,9 @@ def test_hints_value_the_legal_choices_and_show_no_hidden_card(server: ServerPro
             assert values == sorted(values, reverse=True)
             assert all(c["loss"] >= 0 and c["error"] >= 0 for c in answer["choices"])
             hints += 1
-            # Nothing more is on its way: the second question was not answered again.
+            # Nothing more is on its way: the second question was not answered again,
+            # nor is a third asked after the answer came.
+            me.send({"type": "hint"})
             me.send({"type": "ping"})
             assert me.until(lambda m: m["type"] in ("pong", "hint"))["type"] == "pong"
             best = answer["best"]

@@ -43,8 +43,10 @@ class TableHints:
         self.options = options
         self._bot: SearchBot | None = None
         self._lock = asyncio.Lock()
-        #: The hint of the position now (seat, position) once worked out.
+        #: The hint of the position now (seat, position) once worked out, and the
+        #: connections it was sent to (each is answered once at a position).
         self._done: tuple[tuple[int, tuple[int, int]], str] | None = None
+        self._answered: list[HintClient] = []
         self._waiting: dict[tuple[int, tuple[int, int]], list[HintClient]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -56,7 +58,9 @@ class TableHints:
             return
         key = (seat, position_of(game))
         if self._done is not None and self._done[0] == key:
-            client.send(self._done[1])
+            if client not in self._answered:
+                self._answered.append(client)
+                client.send(self._done[1])
             return
         waiting = self._waiting.get(key)
         if waiting is not None:
@@ -92,11 +96,14 @@ class TableHints:
         deal, plays = key[1]
         text = HintMessage(deal=deal, plays=max(plays, 0), **found.to_json()).model_dump_json()
         self._done = (key, text)
-        for client in self._waiting.pop(key, []):
+        self._answered = self._waiting.pop(key, [])
+        for client in self._answered:
             client.send(text)
 
     def forget(self, client: HintClient) -> None:
         """A connection is gone: nothing more is sent to it."""
+        if client in self._answered:
+            self._answered.remove(client)
         for clients in self._waiting.values():
             if client in clients:
                 clients.remove(client)
