@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from king.bots import BotError, BotSpecError, make_bot
 from king.bots.external import ExternalBot
@@ -40,6 +40,7 @@ from king.server.store import Database
 from king.tui.save import PlayError, SavedGame, read_saved, record_of
 from tests.support.games import EXAMPLES
 from tests.support.hostile import documents
+from tests.support.peers import table_socket
 from tests.support.services import query
 
 FEW = settings(
@@ -206,7 +207,7 @@ def seated(server: ServerProcess) -> Iterator[tuple[str, ClientConnection]]:
     table, tokens = full_table(server)
     declarer = replay_declarer(server, table)
     seat = (declarer + 1) % 4
-    with connect(f"{server.ws_url}/api/tables/{table}/ws", open_timeout=10) as socket_:
+    with table_socket(server, table) as socket_:
         socket_.send(json.dumps({"v": 1, "type": "hello", "token": tokens[seat]}))
         kinds = {json.loads(socket_.recv(timeout=10))["type"] for _ in range(3)}
         assert "welcome" in kinds

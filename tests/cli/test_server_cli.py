@@ -12,9 +12,9 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import connect
 
 from king.server.process import ServerProcess, free_port
+from tests.support.peers import open_socket
 from tests.support.services import ADDRESS, run_king, start_local, stop
 
 
@@ -215,7 +215,7 @@ def test_the_local_player_gets_history_statistics_and_a_rating(tmp_path: Path) -
     assert me["kind"] == "local" and me["name"] == "You"
     refused = httpx.post(f"{url}/api/login", json={"name": "You", "password": "x" * 8})
     assert refused.status_code == 403 and refused.json()["error"]["code"] == "local"
-    with connect(f"{url.replace('http', 'ws')}/api/tables/{table}/ws", max_size=None) as socket:
+    with open_socket(f"{url.replace('http', 'ws')}/api/tables/{table}/ws") as socket:
         socket.send(json.dumps({"v": 1, "type": "hello", "token": token}))
         while True:
             message = json.loads(socket.recv(timeout=20))

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from king.bots.random_bot import RandomBot
 from king.cards import Card
@@ -25,6 +25,7 @@ from king.server.players import BotRunner
 from king.server.process import ServerProcess
 from king.server.store import Database
 from king.view import SeatView
+from tests.support.peers import table_socket
 from tests.support.services import query
 
 
@@ -132,7 +133,7 @@ def test_an_idle_table_is_closed_and_keeps_its_record(database: Database) -> Non
             f"{server.url}/api/tables/{table}/join", json={"name": "Bo"}, timeout=10
         )
         assert refusal(answer)[:2] == (409, "closed")
-        with connect(f"{server.ws_url}/api/tables/{table}/ws", open_timeout=10) as peer:
+        with table_socket(server, table) as peer:
             peer.send(json.dumps({"v": 1, "type": "hello", "token": claim["token"]}))
             welcome = json.loads(peer.recv(timeout=10))
             assert welcome["table"]["status"] == "closed"
@@ -157,7 +158,7 @@ def test_a_table_nobody_watches_is_not_played_by_its_bots(database: Database) ->
         table = claim.json()["table"]
         time.sleep(1.0)
         assert event_count(server, table) == 3  # the table, its start, the first deal
-        with connect(f"{server.ws_url}/api/tables/{table}/ws", open_timeout=10) as peer:
+        with table_socket(server, table) as peer:
             peer.send(json.dumps({"v": 1, "type": "watch"}))
             deadline = time.monotonic() + 10
             while event_count(server, table) < 10:
@@ -166,7 +167,7 @@ def test_a_table_nobody_watches_is_not_played_by_its_bots(database: Database) ->
 
 
 def watch(stack: ExitStack, server: ServerProcess, table: str) -> ClientConnection:
-    peer = stack.enter_context(connect(f"{server.ws_url}/api/tables/{table}/ws", open_timeout=10))
+    peer = stack.enter_context(table_socket(server, table))
     peer.send(json.dumps({"v": 1, "type": "watch"}))
     return peer
 
@@ -204,9 +205,7 @@ def test_abusive_tables_at_the_limits_leave_an_ordinary_tables_bots_quick(
         assert claim.status_code == 201, claim.text
         time.sleep(3.0)  # the heavy tables fill every bot thread
         busy = [event_count(server, t) for t in abusive]
-        person = stack.enter_context(
-            connect(f"{server.ws_url}/api/tables/{claim.json()['table']}/ws", open_timeout=10)
-        )
+        person = stack.enter_context(table_socket(server, claim.json()["table"]))
         person.send(json.dumps({"v": 1, "type": "hello", "token": claim.json()["token"]}))
         waits: list[float] = []
         last = time.monotonic()

@@ -10,13 +10,13 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import httpx
 import psycopg
 import pytest
-from websockets.sync.client import connect
 
 from king.record import replay
 from king.server.database import copy_tables, open_store
@@ -33,6 +33,7 @@ from king.server.store import (
 )
 from king.server.store_postgres import MIGRATIONS, PostgresEventStore
 from king.server.store_sqlite import MIGRATIONS as MIGRATIONS_SQLITE
+from tests.support.peers import table_socket
 from tests.support.services import query
 
 
@@ -143,12 +144,14 @@ def play_some(server: ServerProcess, finished: int, unfinished: int) -> list[str
             f"{server.url}/api/tables", json={"seats": bots, "seat": None, "seed": seed}
         )
         tables.append(answer.json()["table"])
-    for table in tables:  # bots play only while somebody watches
-        with connect(f"{server.ws_url}/api/tables/{table}/ws", open_timeout=10) as peer:
+    with ExitStack() as watchers:  # bots play only while somebody watches: all at once
+        for table in tables:
+            peer = watchers.enter_context(table_socket(server, table))
             peer.send(json.dumps({"v": 1, "type": "watch"}))
-            deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 90
+        for table in tables:
             while httpx.get(f"{server.url}/api/tables/{table}").json()["status"] != "over":
-                assert time.monotonic() < deadline, "the bots did not finish their game"
+                assert time.monotonic() < deadline, "the bots did not finish their games"
                 time.sleep(0.2)
     for seed in range(unfinished):
         body = {"seats": [{"kind": "human"}] * 4, "name": "Ada", "seed": 100 + seed}

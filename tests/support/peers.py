@@ -22,14 +22,24 @@ CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")
 Message = dict[str, Any]
 
 
+def open_socket(url: str) -> ClientConnection:
+    """A WebSocket that keeps every message the server sends, read or not: a test that
+    reads only some of them neither slows the server down nor waits ten seconds for the
+    closing handshake behind a full buffer (websockets' ``max_queue``)."""
+    return connect(url, max_size=None, max_queue=None, open_timeout=10)
+
+
+def table_socket(server: ServerProcess, table: str) -> ClientConnection:
+    """:func:`open_socket` to a table of ``server``."""
+    return open_socket(f"{server.ws_url}/api/tables/{table}/ws")
+
+
 class Peer:
     """One WebSocket to a table, keeping every message it receives."""
 
     def __init__(self, server: ServerProcess, table: str) -> None:
         self._stack = ExitStack()
-        self.socket: ClientConnection = self._stack.enter_context(
-            connect(f"{server.ws_url}/api/tables/{table}/ws", max_size=None, open_timeout=10)
-        )
+        self.socket: ClientConnection = self._stack.enter_context(table_socket(server, table))
         self.received: list[Message] = []
         self.texts: list[str] = []
 
