@@ -36,6 +36,7 @@ PHONE = {"width": 390, "height": 844}
 
 
 LEGAL = '#hand .card[data-legal="true"]'
+CHOICES = "#declare:not([hidden]) button.choice"
 
 
 def create(server: ServerProcess, seats: list[str], seed: int) -> dict[str, Any]:
@@ -57,22 +58,41 @@ def watch_errors(page: Page) -> list[str]:
     return errors
 
 
+#: What the page asks of the person now, judged in the page itself at each animation
+#: frame: ``over`` (the final sheet), ``summary`` (a deal's end), ``declare``, ``play``
+#: (a legal card, once the page has shown every state), or nothing yet.
+ASKS = """() => {
+  if (document.querySelector('#dlg-sheet[open]')) return 'over';
+  if (document.querySelector('#dlg-summary[open]')) return 'summary';
+  if (document.querySelector('#declare:not([hidden]) button.choice:not([disabled])')) {
+    return 'declare';
+  }
+  const legal = document.querySelector('#hand .card[data-legal="true"]');
+  return legal && document.body.dataset.busy === 'false' ? 'play' : false;
+}"""
+
+
+def asked(page: Page, timeout: float = 30.0) -> str:
+    """Wait (without polling from here) until the page asks the person for something;
+    what it asks (see :data:`ASKS`)."""
+    answer = page.wait_for_function(ASKS, timeout=timeout * 1000).json_value()
+    return str(answer)
+
+
 def step(page: Page) -> str:
     """Do the one thing the page asks for now: close a deal summary, declare, or play."""
     try:
-        if page.locator("#dlg-summary[open]").count():
+        now = asked(page, timeout=1.0)
+        if now == "summary":
             return "summary"
-        choice = page.locator("#declare:not([hidden]) button.choice:not([disabled])")
-        if choice.count():
-            choice.first.click(timeout=1500)
+        if now == "declare":
+            page.locator(f"{CHOICES}:not([disabled])").first.click(timeout=1500)
             return "declared"
-        legal = page.locator(LEGAL)
-        if legal.count():
-            legal.first.click(timeout=1500)
+        if now == "play":
+            page.locator(LEGAL).first.click(timeout=1500)
             return "played"
     except PlaywrightError:
         return "retry"  # the page changed under the click (a dialog opened, a new state)
-    page.wait_for_timeout(40)
     return "waiting"
 
 

@@ -12,11 +12,12 @@ from typing import Any, Literal
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page
+from playwright.sync_api import Error as PlaywrightError
 
 from king.game import Game
 from king.rules import POINTS_PER_UNIT, Contract
 from king.server.process import ServerProcess
-from tests.support.pages import serious_violations, watch_errors
+from tests.support.pages import CHOICES, LEGAL, asked, serious_violations, watch_errors
 
 SIZES = [
     (360, 640),
@@ -30,8 +31,6 @@ SIZES = [
 ]
 #: The sizes the inner loop checks (a phone upright and sideways); the others are slow.
 QUICK_SIZES = [(390, 844), (844, 390)]
-LEGAL = '#hand .card[data-legal="true"]'
-CHOICES = "#declare:not([hidden]) button.choice"
 
 
 @pytest.fixture(scope="module")
@@ -260,15 +259,15 @@ def test_a_whole_game_on_a_phone_shows_each_deals_end_in_order(
     trumps = 0
     summaries: dict[str, Summary] = {}
     deadline = time.monotonic() + 400
-    while not page.locator("#dlg-sheet[open]").count():
+    while (now := asked(page)) != "over":
         assert time.monotonic() < deadline, "the game did not end"
         try:
-            if page.locator("#dlg-summary[open]").count():
+            if now == "summary":
                 deal = page.evaluate("() => document.body.dataset.dealEnd")
                 if deal not in summaries:
                     summaries[deal] = read_summary(page)
                 page.locator("#summary-continue").tap(timeout=1000)
-            elif page.locator(CHOICES).count():
+            elif now == "declare":
                 suit = page.locator(f"{CHOICES}[data-contract='trumps']:not([disabled])")
                 if suit.count():
                     assert_tappable(page, f"{CHOICES}[data-contract='trumps']", 4)
@@ -276,13 +275,10 @@ def test_a_whole_game_on_a_phone_shows_each_deals_end_in_order(
                     trumps += 1
                 else:
                     page.locator(f"{CHOICES}:not([disabled])").first.tap(timeout=1000)
-            elif page.locator(LEGAL).count() and page.evaluate("document.body.dataset.busy") == (
-                "false"
-            ):
+            else:
                 page.locator(LEGAL).first.tap(timeout=1000)
-        except Exception:  # the page moved on under the tap: look again
+        except PlaywrightError:  # the page moved on under the tap: look again
             pass
-        page.wait_for_timeout(20)
     assert trumps == 2  # the person's two Trumps, declared with the Trumps buttons
     assert sorted(summaries, key=int) == [str(n) for n in range(1, 20)]
     for summary in summaries.values():

@@ -69,18 +69,23 @@ function banner(text) {
 
 // -- acting --------------------------------------------------------------------------
 
+/** The person's move is on its way to the server (or no longer): the hand waits, and
+ * <body data-busy> says the page has not settled until the answer is shown. */
+function setPending(on) {
+  ctx.pending = on;
+  document.getElementById("hand").classList.toggle("pending", on);
+  document.body.dataset.busy = String(on || pumping);
+}
+
 function play(card) {
   if (ctx.pending || ctx.seat === null || replaced) return;
-  if (connection.send({ type: "play", card })) {
-    ctx.pending = true;
-    document.getElementById("hand").classList.add("pending");
-  }
+  if (connection.send({ type: "play", card })) setPending(true);
 }
 
 function declare(contract, trump) {
   if (ctx.pending || ctx.seat === null || replaced) return;
   if (connection.send({ type: "declare", contract, trump: trump ?? null })) {
-    ctx.pending = true;
+    setPending(true);
     renderDeclare(ctx, declare);
   }
 }
@@ -235,7 +240,7 @@ async function endOfDeal(message, hurry) {
     const view = { ...before.view, hand: before.view.hand.filter((c) => c !== event.card), to_act: null, trick: [] };
     ctx.state = { ...before, view, legal: [], declarations: [], taken: message.taken };
   }
-  ctx.pending = false;
+  setPending(false);
   renderAll();
   if (trick) {
     const cards = trick.cards.map((card, i) => ({ seat: (trick.leader + i) % 4, card }));
@@ -297,7 +302,7 @@ async function applyState(message, hurry) {
     return;
   }
   ctx.state = message;
-  ctx.pending = false;
+  setPending(false);
   const event = message.event;
   const { arrive, hold } = timing();
   renderAll();
@@ -339,7 +344,7 @@ async function pump() {
     }
   } finally {
     pumping = false;
-    document.body.dataset.busy = "false";
+    document.body.dataset.busy = String(ctx.pending);
   }
 }
 
@@ -393,7 +398,7 @@ function onError(message) {
     renderHints(ctx);
     return;
   }
-  ctx.pending = false;
+  setPending(false);
   if (message.code === "bad_token") {
     forgetToken(tableId);
     ctx.token = null;
