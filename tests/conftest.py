@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from king.server.store import Database
+from tests.support import ROOT
 from tests.support.pages import CHROMIUM, CHROMIUM_ARGS
 from tests.support.services import Cluster, start_cluster
 
@@ -31,8 +34,50 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 _BACKEND_FIXTURES = ("database", "module_database", "databases")
 
 
+#: Where each folder's files come in a run, the first first: long files that need no
+#: search bot while :mod:`tests.support.warm` compiles it (the pages; the policy duel
+#: compiles kernels of its own), then the rest; the server's (which time takeovers
+#: and latencies) once that compiling is over, and the files that compile or run
+#: kernels last.  Folders not named, and the files at the top, come in between.
+_FOLDER_ORDER = {"scripts": 0, "web": 1, "tui": 2, "server": 6, "arena": 7, "cli": 8, "bots": 9}
+_WARMING = pytest.StashKey[subprocess.Popen[bytes]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's first process (not an xdist worker) starts compiling the search bot."""
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    config.stash[_WARMING] = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.warm"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Stop the compiling if the run ended first (what it cached stays cached)."""
+    warming = config.stash.get(_WARMING, None)
+    if warming is None:
+        return
+    if warming.poll() is None:
+        warming.terminate()
+        warming.communicate()
+        return
+    _, error = warming.communicate()
+    if warming.returncode != 0:
+        print(f"\ntests/support/warm.py failed ({warming.returncode}):\n{error.decode()}")
+
+
+def _order(item: pytest.Item) -> tuple[int, str]:
+    parts = Path(str(item.path)).relative_to(ROOT / "tests").parts
+    return (_FOLDER_ORDER.get(parts[0], 5) if len(parts) > 1 else 5, str(item.path))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark each test by what it asks for (pyproject.toml lists the markers)."""
+    """Order the files (:data:`_FOLDER_ORDER`; a file's tests keep their order) and mark
+    each test by what it asks for (pyproject.toml lists the markers)."""
+    items.sort(key=_order)
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         params = getattr(getattr(item, "callspec", None), "params", {})
