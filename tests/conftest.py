@@ -38,7 +38,8 @@ _BACKEND_FIXTURES = ("database", "module_database", "databases")
 #: search bot while :mod:`tests.support.warm` compiles it (the pages; the policy duel
 #: compiles kernels of its own), then the rest; the server's (which time takeovers
 #: and latencies) once that compiling is over, and the files that compile or run
-#: kernels last.  Folders not named, and the files at the top, come in between.
+#: kernels last.  Folders not named, and the files at the top, come in between.  (xdist
+#: keeps this order with ``--no-loadscope-reorder``: pyproject.toml's addopts.)
 _FOLDER_ORDER = {"scripts": 0, "web": 1, "tui": 2, "server": 6, "arena": 7, "cli": 8, "bots": 9}
 _WARMING = pytest.StashKey[subprocess.Popen[bytes]]()
 
