@@ -1,6 +1,6 @@
-"""Compile the search bot's kernels, and the solver's and the rule card's, into the
-shared numba cache, for a test run that starts on a cold cache (a fresh clone, a change
-of the kernels).
+"""Compile the search bot's kernels, the solver, the rule card and the learned card
+into the shared numba cache, for a test run that starts on a cold cache (a fresh clone,
+a change of the kernels).
 
 ``tests/conftest.py`` runs this in a process of its own as the run starts, while the
 first tests (pages, the terminal, the core) need no kernel; it holds the cache's
@@ -14,6 +14,7 @@ import numpy as np
 
 from king.bots import compiled, position
 from king.bots.net import default_model
+from king.bots.net_play import INPUTS
 from king.rules import Contract
 
 
@@ -35,11 +36,21 @@ def warm_the_solver() -> None:
     compiled.enumerate_value(state.copy(), 0, code, -1, 0)
 
 
+def warm_the_net_card() -> None:
+    """The learned policy's card, compiled, called as its test calls it."""
+    model = default_model()
+    h1, h2 = model.hidden
+    scratch = [np.zeros(size, dtype=np.float32) for size in (INPUTS, h1, h2, 52)]
+    state = position.new_state(position.SUITS.copy(), 0)
+    compiled.compiled_net_card(state, Contract.NO_TRICKS.code, -1, 0, *model.arrays, *scratch)
+
+
 def main() -> None:
     compiled.warm_up()
     compiled.warm_up_lookahead()
     compiled.warm_up_net(default_model().arrays)
     warm_the_solver()
+    warm_the_net_card()
 
 
 if __name__ == "__main__":
