@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
+from king.bots import bot_seed, make_bot
+from king.cards import Card, Suit
 from king.game import Game, Phase
 from king.record import to_record
-from king.rules import Rules
+from king.rules import Contract, Declaration, Rules
 from tests.support import ROOT
 
 #: The project's copies of the example records of RECORD.md.
@@ -43,3 +46,47 @@ def one_deal(seed: int) -> dict[str, Any]:
     record = to_record(game)
     record["deals"] = record["deals"][:1]
     return record
+
+
+def play_record_again(text: str, bots: list[str]) -> dict[str, Any]:
+    """The record CPython makes for a game of ``text``'s rules and seed with ``bots`` in
+    seats 1-3, seeded as every table seeds them, and seat 0's moves taken from ``text``:
+    what a table elsewhere (the page's offline one) must have recorded."""
+    given = json.loads(text)
+    game = Game(Rules.from_spec(given["rules"]), given["seed"])
+    players = [make_bot(spec, seed=bot_seed(game.seed, seat + 1)) for seat, spec in enumerate(bots)]
+    mine = iter(
+        [
+            (deal["contract"], deal.get("trump")) if deal["declarer"] == 0 else None
+            for deal in given["deals"]
+            if "contract" in deal
+        ]
+    )
+    cards = {
+        (number, index): word
+        for number, deal in enumerate(given["deals"])
+        for index, word in enumerate(deal.get("plays", "").split())
+    }
+    while not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        view = game.view(seat)
+        if view.legal_declarations:
+            chosen = next(mine)
+            if seat == 0:
+                assert chosen is not None
+                contract, trump = chosen
+                game.declare(
+                    Declaration(
+                        Contract.parse(contract), None if trump is None else Suit.parse(trump)
+                    )
+                )
+            else:
+                game.declare(players[seat - 1].declare(view))
+        elif seat == 0:
+            deal = game.deal
+            assert deal is not None
+            game.play(Card.parse(cards[(game.deal_number, len(deal.plays))]))
+        else:
+            game.play(players[seat - 1].play(view))
+    return to_record(game, given.get("players"))

@@ -27,9 +27,23 @@ __all__ = [
     "BotInfo",
     "BotSpecError",
     "available_bots",
+    "bot_player_name",
+    "bot_seed",
     "make_bot",
     "register",
 ]
+
+
+def bot_seed(table_seed: int, seat: int, stand_in: bool = False) -> int:
+    """A bot's seed at a table, derived from the table's seed and the seat (a stand-in
+    for an absent person has its own), the same at every table that seats bots."""
+    return (table_seed * 8 + seat * 2 + (1 if stand_in else 0)) % 2**63
+
+
+def bot_player_name(spec: str, seat: int) -> str:
+    """A bot's name in a table's game record (``rule bot 2``): two bots of one kind
+    stay apart."""
+    return f"{spec} bot {seat}"
 
 
 class BotError(RuntimeError):

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from king.bots.arrays import array, int64, uint8, zeros
 from king.cards import SUIT_MASKS, CardId, Mask, Seat
 from king.rules import (
     FLAG_EARLY_END,
@@ -68,14 +67,14 @@ S_VOIDS = 18  # 18-21: the suits each seat has shown it lacks (bit per suit), as
 # failing to trump as well shows a void in trumps
 STATE_SIZE = 22
 
-SUITS = np.array(SUIT_MASKS, dtype=np.int64)
-PENALTY = np.array(PENALTY_MASKS, dtype=np.int64)
-UNIT = np.array(POINTS_PER_UNIT, dtype=np.int64)
+SUITS = array(SUIT_MASKS, dtype=int64)
+PENALTY = array(PENALTY_MASKS, dtype=int64)
+UNIT = array(POINTS_PER_UNIT, dtype=int64)
 HEARTS = SUIT_MASKS[1]
 FIELD = 0x1FFF
-POP13 = np.array([bin(i).count("1") for i in range(1 << 13)], dtype=np.int64)
-HIGH13 = np.array([i.bit_length() - 1 for i in range(1 << 13)], dtype=np.int64)
-LOW13 = np.array([(i & -i).bit_length() - 1 for i in range(1 << 13)], dtype=np.int64)
+POP13 = array([bin(i).count("1") for i in range(1 << 13)], dtype=int64)
+HIGH13 = array([i.bit_length() - 1 for i in range(1 << 13)], dtype=int64)
+LOW13 = array([(i & -i).bit_length() - 1 for i in range(1 << 13)], dtype=int64)
 
 
 def _chunk_tables() -> tuple[Any, Any]:
@@ -83,15 +82,16 @@ def _chunk_tables() -> tuple[Any, Any]:
     packed down; DEPOSIT[out << 7 | bits]: the low bits of ``bits`` spread back over
     the set bits of ``out`` (what bit-extract and bit-deposit instructions do; numba
     has neither portably)."""
-    bits = np.arange(1 << 7)
-    squeeze = np.zeros((1 << 7, 1 << 7), dtype=np.uint8)
-    deposit = np.zeros((1 << 7, 1 << 7), dtype=np.uint8)
+    squeeze = [0] * (1 << 14)
+    deposit = [0] * (1 << 14)
     for out in range(1 << 7):
         ranks = [rank for rank in range(7) if out >> rank & 1]
-        for i, rank in enumerate(ranks):
-            squeeze[out] |= ((bits >> rank & 1) << i).astype(np.uint8)
-            deposit[out] |= ((bits >> i & 1) << rank).astype(np.uint8)
-    return squeeze.ravel(), deposit.ravel()
+        for bits in range(1 << 7):
+            index = out << 7 | bits
+            for i, rank in enumerate(ranks):
+                squeeze[index] |= (bits >> rank & 1) << i
+                deposit[index] |= (bits >> i & 1) << rank
+    return array(squeeze, dtype=uint8), array(deposit, dtype=uint8)
 
 
 #: Read by :func:`squeezed` and :func:`deposited`: 16 KB each, so they stay in the
@@ -160,7 +160,7 @@ def legal(
             contract == NO_QUEENS or contract == NO_BOYS or contract == NO_KING
         ):
             top = highest(trick & suit)
-            forced = follow & PENALTY[contract] & ((np.int64(1) << top) - 1)
+            forced = follow & PENALTY[contract] & ((int64(1) << top) - 1)
             if forced != 0:
                 return forced
         return follow
@@ -184,7 +184,7 @@ def legal(
 
 def new_state(hands: Any, leader: Seat) -> Any:
     """A position at the start of a deal: four hands (masks) and the leader."""
-    state = np.zeros(STATE_SIZE, dtype=np.int64)
+    state = zeros(STATE_SIZE, dtype=int64)
     for seat in range(4):
         state[seat] = hands[seat]
     state[S_LEADER] = leader
@@ -212,7 +212,7 @@ def legal_now(state: Any, contract: int, trump: int, flags: int) -> Mask:
 def play(state: Any, card: CardId, contract: int, trump: int, flags: int) -> None:
     """Play ``card`` for the seat to move (unchecked), finishing the trick and scoring
     it when it is the fourth card."""
-    bit = np.int64(1) << card
+    bit = int64(1) << card
     turn = state[S_TURN]
     state[turn] ^= bit
     state[S_PLAYED] |= bit
@@ -274,16 +274,16 @@ def squeezed(bits: int, out: int) -> int:
     (a card's rank among the cards still out), by two 7-bit lookups."""
     low = SQUEEZE[(out & 0x7F) << 7 | (bits & 0x7F)]
     high = SQUEEZE[(out >> 7) << 7 | (bits >> 7)]
-    return np.int64(low) | np.int64(high) << POP13[out & 0x7F]
+    return int64(low) | int64(high) << POP13[out & 0x7F]
 
 
 def deposited(bits: int, out: int) -> int:
     """The inverse of :func:`squeezed`: the low bits of ``bits`` put back on the set
     bits of the 13-bit ``out``."""
     split = POP13[out & 0x7F]
-    low = DEPOSIT[(out & 0x7F) << 7 | (bits & ((np.int64(1) << split) - 1))]
+    low = DEPOSIT[(out & 0x7F) << 7 | (bits & ((int64(1) << split) - 1))]
     high = DEPOSIT[(out >> 7) << 7 | ((bits >> split) & 0x7F)]
-    return np.int64(low) | np.int64(high) << 7
+    return int64(low) | int64(high) << 7
 
 
 def distinct(cards: Mask, earlier: Mask, penalty: Mask) -> Mask:
@@ -291,14 +291,14 @@ def distinct(cards: Mask, earlier: Mask, penalty: Mask) -> Mask:
     every card between them already played in an earlier trick.  Per suit, among the
     cards not played earlier (ranks packed down), a card goes when the card just above
     it is also one of ``cards`` with the same status."""
-    kept = np.int64(0)
+    kept = int64(0)
     for suit in range(4):
         shift = 13 * suit
         around = ~(earlier >> shift) & FIELD
         mine = squeezed((cards >> shift) & FIELD, around)
         marks = squeezed((penalty >> shift) & FIELD, around)
         dropped = mine & (mine >> 1) & ~(marks ^ (marks >> 1))
-        kept |= np.int64(deposited(mine & ~dropped, around)) << shift
+        kept |= int64(deposited(mine & ~dropped, around)) << shift
     return kept
 
 
@@ -311,9 +311,9 @@ def equal_cards(hand: Mask, card: CardId, earlier: Mask, penalty: Mask) -> Mask:
     below: Mask = (1 << card) - 1
     top = lowest(kept & ~below)
     lower = kept & below
-    same = suit & ((np.int64(2) << top) - 1)
+    same = suit & ((int64(2) << top) - 1)
     if lower != 0:
-        same &= ~((np.int64(2) << highest(lower)) - 1)
+        same &= ~((int64(2) << highest(lower)) - 1)
     return same
 
 
@@ -331,7 +331,7 @@ def from_view(view: SeatView, with_hand: bool = True) -> Any:
     code = contract.code
     trump = -1 if view.trump is None else int(view.trump)
     leader = view.leader if view.leader is not None else view.seat
-    state = new_state(np.zeros(4, dtype=np.int64), leader)
+    state = new_state(zeros(4, dtype=int64), leader)
     state[S_PLAYED] = sum(card.mask for trick in view.tricks for card in trick.cards)
     state[S_TRICKS] = len(view.tricks)
     for seat in range(4):

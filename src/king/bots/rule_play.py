@@ -31,8 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
+from king.bots.arrays import array, float64, int64, zeros
 from king.bots.position import (
     S_COUNT,
     S_LED,
@@ -67,36 +66,36 @@ from king.rules import (
 __all__ = ["KERNEL", "best_reply", "rule_card", "rule_playout"]
 
 #: For each card id: the cards of its suit above it, and below it.
-ABOVE = np.array([SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52)], dtype=np.int64)
-BELOW = np.array([SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52)], dtype=np.int64)
+ABOVE = array([SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52)], dtype=int64)
+BELOW = array([SUIT_MASKS[c // 13] & ((1 << c) - 1) for c in range(52)], dtype=int64)
 HEARTS = SUIT_MASKS[1]
 KH = 1 << 24
 AH = 1 << 25
 #: Queens (rank 12) and boys (kings and jacks) as masks, and per suit.
-QUEEN_OF = np.array([1 << (13 * s + 10) for s in range(4)], dtype=np.int64)
+QUEEN_OF = array([1 << (13 * s + 10) for s in range(4)], dtype=int64)
 QUEENS = sum(1 << (13 * s + 10) for s in range(4))
 BOYS = sum(1 << (13 * s + 11) for s in range(4)) | sum(1 << (13 * s + 9) for s in range(4))
 #: The penalty cards of each contract code, and what one unit of penalty costs.
-PENALTY = np.array(PENALTY_MASKS, dtype=np.int64)
-UNIT = np.array([abs(points) for points in POINTS_PER_UNIT], dtype=np.int64)
+PENALTY = array(PENALTY_MASKS, dtype=int64)
+UNIT = array([abs(points) for points in POINTS_PER_UNIT], dtype=int64)
 #: Each low card of mine under a high one makes the high one this much less likely to
 #: be forced to win a trick; playing the low card loses that guard.
-GUARD = np.array((1.0, 0.7, 0.7, 0.55, 0.55, 0.7, 0.7), dtype=np.float64)
+GUARD = array((1.0, 0.7, 0.7, 0.55, 0.55, 0.7, 0.7), dtype=float64)
 KEEP = 0.5
 #: How much each unseen higher card lowers the chance that a card wins a trick later.
-COVER = np.array((2.0, 0.8, 2.0, 2.0, 2.0, 2.0, 2.0), dtype=np.float64)
-UNGUARD = np.array([1.0 / g - 1.0 for g in (1.0, 0.7, 0.7, 0.55, 0.55, 0.7, 0.7)], dtype=np.float64)
+COVER = array((2.0, 0.8, 2.0, 2.0, 2.0, 2.0, 2.0), dtype=float64)
+UNGUARD = array([1.0 / g - 1.0 for g in (1.0, 0.7, 0.7, 0.55, 0.55, 0.7, 0.7)], dtype=float64)
 FULL = (1 << 52) - 1
 #: Powers the policy takes at every card, computed once with the same operations (so
 #: the same bits) as the formulas they stand for: ``pow`` was a quarter of a playout.
 #: GUARDED[code, n] = GUARD[code] ** n; UNHELD[holders, n] = (1 - 1 / holders) ** n;
 #: FORCED[high, below, holders] = (high / (high + below)) ** ((high + below) / holders).
-GUARDED = np.array([[g ** float(n) for n in range(14)] for g in GUARD], dtype=np.float64)
-UNHELD = np.array(
+GUARDED = array([[g ** float(n) for n in range(14)] for g in GUARD], dtype=float64)
+UNHELD = array(
     [[(1.0 - 1.0 / h) ** float(n) if h else 1.0 for n in range(14)] for h in range(4)],
-    dtype=np.float64,
+    dtype=float64,
 )
-FORCED = np.array(
+FORCED = array(
     [
         [
             [(hi / (hi + lo)) ** ((hi + lo) / h) if h and hi + lo else 0.0 for h in range(4)]
@@ -104,7 +103,7 @@ FORCED = np.array(
         ]
         for hi in range(14)
     ],
-    dtype=np.float64,
+    dtype=float64,
 )
 
 
@@ -163,7 +162,7 @@ def _p_win(card: int, unseen: int, voids: int, opp_out: int, me: int, n_later: i
 
 def _stake(code: int, card: int, unseen: int) -> float:
     """What a trick that ``card`` wins is expected to cost, counting ``card`` itself."""
-    bit = np.int64(1) << card
+    bit = int64(1) << card
     suit = card // 13
     if code == NO_TRICKS:
         return 50.0
@@ -207,7 +206,7 @@ def _shed_value(code: int, card: int, hand: int, unseen: int) -> float:
     higher = hand & ABOVE[card]
     while higher:
         top = highest(higher)
-        higher ^= np.int64(1) << top
+        higher ^= int64(1) << top
         value -= _danger(code, top, hand, unseen) * unguard
     return value
 
@@ -225,7 +224,7 @@ def _trick_cost(
         return 70.0 if trick_no == 10 else 0.0
     pen = PENALTY[code]
     unseen_pen = unseen & pen
-    count = float(popcount((trick_mask | np.int64(1) << card) & pen))
+    count = float(popcount((trick_mask | int64(1) << card) & pen))
     if unseen_pen:
         suit = card // 13 if led < 0 else led
         in_suit = unseen_pen & SUITS[suit]
@@ -462,7 +461,7 @@ def _play_trumps(
     trumps = SUITS[trump]
     led_mask = SUITS[led]
     last = n_later == 0
-    win_bit = np.int64(1) << win
+    win_bit = int64(1) << win
     follow = legal & led_mask
     if follow:
         if led != trump and win_bit & trumps:
@@ -473,7 +472,7 @@ def _play_trumps(
         if last:
             return lowest(beats)
         out = unseen & led_mask
-        sure = beats & ~((np.int64(2) << highest(out)) - 1) if out else beats
+        sure = beats & ~((int64(2) << highest(out)) - 1) if out else beats
         if _ruff_threat(led, trump, unseen, voids, me, n_later):
             return lowest(follow)
         if sure:
@@ -490,7 +489,7 @@ def _play_trumps(
             return lowest(over)
         if _ruff_threat(led, trump, unseen, voids, me, n_later):
             out = unseen & trumps
-            sure = over & ~((np.int64(2) << highest(out)) - 1) if out else over
+            sure = over & ~((int64(2) << highest(out)) - 1) if out else over
             if sure:
                 return lowest(sure)
         return lowest(over)
@@ -549,8 +548,8 @@ def best_reply(state: Any, me: int, contract: int, trump: int, flags: int, stack
     _others_play(state, me, contract, trump, flags)
     if state[S_OVER]:
         return int(state[S_POINTS + me])
-    masks = np.zeros(14, dtype=np.int64)
-    best = np.zeros(14, dtype=np.int64)
+    masks = zeros(14, dtype=int64)
+    best = zeros(14, dtype=int64)
     penalty = PENALTY[contract]
     stack[0] = state
     masks[0] = _choices(state, contract, trump, flags, penalty)
@@ -567,7 +566,7 @@ def best_reply(state: Any, me: int, contract: int, trump: int, flags: int, stack
                 result = value
             continue
         card = lowest(masks[depth])
-        masks[depth] ^= np.int64(1) << card
+        masks[depth] ^= int64(1) << card
         child = stack[depth + 1]
         child[:] = stack[depth]
         play(child, card, contract, trump, flags)

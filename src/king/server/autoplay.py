@@ -23,6 +23,7 @@ from king.game import Game
 from king.rules import Declaration
 from king.server.config import ServerSettings
 from king.server.players import BotRunner, bot_seed
+from king.table_rules import bot_pause_before
 
 __all__ = ["Autoplay", "BotSeat", "BotTable"]
 
@@ -146,11 +147,8 @@ class Autoplay:
     async def _turn(self, seat: int, seq: int) -> None:
         table = self.table
         try:
-            pause = table.bot_pause if table.has_clients else 0.0
+            pause = bot_pause_before(table.game, table.bot_pause if table.has_clients else 0.0)
             if pause > 0:
-                deal = table.game.deal
-                if deal is None or not deal.current_trick:
-                    pause *= 2  # a trick or a deal has just ended: let people see it
                 await asyncio.sleep(pause)
             bot = self.bot_for(seat)
             if bot is None or table.seq != seq:

@@ -20,6 +20,7 @@ from king.bots import (
     BotInfo,
     BotSpecError,
     available_bots,
+    bot_seed,
     make_bot,
     parse_spec,
 )
@@ -98,11 +99,6 @@ def _check_demand(spec: str, demand: BotDemand, settings: ServerSettings) -> Non
                 f"{spec} asks for {asked:g} {what}; this server allows at most {limit:g} ({flag})",
                 setting,
             )
-
-
-def bot_seed(table_seed: int, seat: int, stand_in: bool = False) -> int:
-    """A bot's seed, derived from its table's seed and its seat."""
-    return (table_seed * 8 + seat * 2 + (1 if stand_in else 0)) % 2**63
 
 
 def fallback_choice(view: SeatView, rng: random.Random) -> Action:

@@ -5,16 +5,15 @@ connection, like the table, goes on."""
 
 from __future__ import annotations
 
+from king import messages
 from king.cards import Card, CardParseError, Suit
 from king.rules import Contract, Declaration, RulesError
 from king.server.protocol import (
     DeclareMessage,
-    ErrorMessage,
     HelloMessage,
     HintRequestMessage,
     PingMessage,
     PlayMessage,
-    PongMessage,
     ProtocolError,
     SpeedMessage,
     WatchMessage,
@@ -43,8 +42,7 @@ class Session:
         params: dict[str, str] | None = None,
     ) -> None:
         """Tell the client what was refused and why."""
-        error = ErrorMessage(code=code, message=message, about=about, reason=reason, params=params)
-        self.client.send(error.model_dump_json())
+        self.client.send(messages.dumps(messages.error(code, message, about, reason, params)))
 
     def receive(self, data: str | bytes) -> None:
         """Handle one message from the client."""
@@ -55,7 +53,7 @@ class Session:
             return
         try:
             if isinstance(message, PingMessage):
-                self.client.send(PongMessage().model_dump_json())
+                self.client.send(messages.dumps(messages.pong()))
             elif isinstance(message, HelloMessage | WatchMessage):
                 self._join(message)
             elif isinstance(message, SpeedMessage):

@@ -20,8 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from king import messages
+from king.bots import bot_player_name
 from king.cards import Card, CardSet
-from king.deal import IllegalMoveError
 from king.events import Dealt, Declared, Played, apply, from_json, to_json
 from king.game import Game, Phase
 from king.record import distinct_names, to_record
@@ -37,15 +38,13 @@ from king.server.protocol import (
     SPEED_FACTORS,
     ClockInfo,
     ErrorMessage,
-    PaceMessage,
     PublicEvent,
     SeatInfo,
     Speed,
     TableInfo,
-    TableMessage,
-    WelcomeMessage,
 )
 from king.server.store import EventStore, StoredEvent, StoreError, StoreFencedError, dumps
+from king.table_rules import refusal
 
 if TYPE_CHECKING:
     from king.server.accounts import Account
@@ -146,7 +145,7 @@ class Seat:
         """The name in the game record: the one the page shows for the seat, in English
         (``rule bot 2``), so that two bots of one kind stay apart."""
         if self.kind == "bot":
-            return f"{self.bot} bot {self.number}"
+            return bot_player_name(str(self.bot), self.number)
         return self.name or f"seat {self.number}"
 
 
@@ -674,15 +673,15 @@ class Table:
             log.error("table %s: %s", self.id, error)
         self._clients[client] = seat
         self.last_active = time.monotonic()
-        welcome = WelcomeMessage(
-            role="spectator" if seat is None else "player",
-            seat=seat,
-            table=self.info(),
-            bot_pause_ms=round(self.bot_pause * 1000),
-            away_after=self.settings.away_after,
-            speed=self.speed,
+        welcome = messages.welcome(
+            "spectator" if seat is None else "player",
+            seat,
+            self.info().model_dump(),
+            round(self.bot_pause * 1000),
+            self.settings.away_after,
+            self.speed,
         )
-        client.send(welcome.model_dump_json())
+        client.send(messages.dumps(welcome))
         if self.status != "waiting":
             event = PublicEvent(kind="resume")
             client.send(state_message(self.game, seat, self.seq, event, self.clock_info()))
@@ -741,8 +740,7 @@ class Table:
             client.send(self._pace_message())
 
     def _pace_message(self) -> str:
-        pace = PaceMessage(speed=self.speed, bot_pause_ms=round(self.bot_pause * 1000))
-        return pace.model_dump_json()
+        return messages.dumps(messages.pace(self.speed, round(self.bot_pause * 1000)))
 
     def _announce_pace(self) -> None:
         text = self._pace_message()
@@ -783,9 +781,9 @@ class Table:
             raise ActionError("game_over", "the game is over")
         if self.status == "closed":
             raise ActionError("closed", "this table was closed after a long time without play")
-        to_act = self.game.to_act
-        if to_act != seat:
-            raise ActionError("not_your_turn", f"it is seat {to_act}'s turn, not seat {seat}'s")
+        refused = refusal(self.game, seat, action)
+        if refused is not None:
+            raise ActionError(refused.code, refused.message, refused.reason, refused.params or None)
         try:
             if isinstance(action, Declaration):
                 event = self._declare(seat, action)
@@ -825,12 +823,6 @@ class Table:
         self._hints.ask(self.game, seat, client)
 
     def _declare(self, seat: int, declaration: Declaration) -> PublicEvent:
-        if self.game.phase is not Phase.DECLARING:
-            raise ActionError("not_declaring", "no declaration is due: cards are being played")
-        why = self.game.why_refused(declaration)
-        if why is not None:
-            sentence = self.game.refusal(declaration) or why[0]
-            raise ActionError("illegal", sentence, why[0], dict(why[1]))
         data = to_json(Declared(seat, declaration))
         self._record("declare", data)
         return PublicEvent(
@@ -839,14 +831,7 @@ class Table:
 
     def _play(self, seat: int, card: Card) -> PublicEvent:
         deal = self.game.deal
-        if deal is None:
-            raise ActionError("not_playing", f"seat {seat} must first declare the contract")
-        if not deal.legal_mask() & card.mask:
-            try:
-                deal.play(card)  # refuses the card with the rule's sentence, changing nothing
-            except IllegalMoveError as error:
-                raise ActionError("illegal", error.reason, error.code, dict(error.params)) from None
-            raise AssertionError("a card outside the legal mask was accepted")
+        assert deal is not None  # refusal() has checked
         tricks = deal.trick_count
         self._record("play", to_json(Played(seat, card)))
         winner = deal.tricks[-1].winner if deal.trick_count > tricks else None
@@ -966,7 +951,7 @@ class Table:
             self.on_change(self)
         if not self._clients:
             return
-        text = TableMessage(table=self.info()).model_dump_json()
+        text = messages.dumps(messages.table(self.info().model_dump()))
         for client in list(self._clients):
             client.send(text)
 

@@ -1,0 +1,114 @@
+"""The offline game as the browser keeps it (IndexedDB, after every card): the table's
+settings and the game's ``king-record/1`` record, under a format name and the version
+of king that wrote it.  What cannot be read back is refused with one sentence."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from king import __version__
+from king.jsontext import JSONTextError, loads
+from king.messages import dumps
+from king.record import InvalidRecordError, LoadedRecord, RecordError, load
+from king.rules import Rules, RulesError
+
+__all__ = ["FORMAT", "SavedGame", "SavedGameError", "read_saved", "write_saved"]
+
+#: The format of a saved offline game.
+FORMAT = "king-offline-game/1"
+#: The speeds a person may choose for the bots.
+SPEEDS = ("fast", "normal", "slow")
+
+
+class SavedGameError(ValueError):
+    """A saved game that cannot be resumed; the message is a sentence for the person."""
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """What a saved game holds: the person's seat and name, the bots, the bots' pause
+    (seconds), the speed chosen, when the table was made, and the game so far."""
+
+    seat: int
+    name: str
+    bots: tuple[str | None, ...]
+    bot_pause: float
+    speed: str
+    created: float
+    loaded: LoadedRecord
+
+
+def write_saved(
+    record: dict[str, Any],
+    *,
+    seat: int,
+    name: str,
+    bots: tuple[str | None, ...],
+    bot_pause: float,
+    speed: str,
+    created: float,
+) -> str:
+    """The text the browser keeps for a game."""
+    saved = {
+        "format": FORMAT,
+        "version": __version__,
+        "seat": seat,
+        "name": name,
+        "bots": list(bots),
+        "bot_pause": bot_pause,
+        "speed": speed,
+        "created": created,
+        "record": record,
+    }
+    return dumps(saved)
+
+
+def read_saved(text: str) -> SavedGame:
+    """A saved game read back, or :class:`SavedGameError` saying why it cannot be."""
+    try:
+        data = loads(text)
+    except JSONTextError as error:
+        raise SavedGameError(
+            f"The saved game is damaged (it is not readable JSON: {error})."
+        ) from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise SavedGameError("The saved game is not a King game this page can read.")
+    if data.get("version") != __version__:
+        raise SavedGameError(
+            f"The saved game was made by another version of King "
+            f"({data.get('version')!s:.20}; this is {__version__}), so it cannot be resumed."
+        )
+    try:
+        return _fields(data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise SavedGameError(f"The saved game is damaged ({error}).") from None
+
+
+def _fields(data: dict[str, Any]) -> SavedGame:
+    seat, bots = data["seat"], data["bots"]
+    if not isinstance(seat, int) or not 0 <= seat <= 3:
+        raise ValueError("its seat is not 0-3")
+    if not isinstance(bots, list) or len(bots) != 4:
+        raise ValueError("it does not list four seats")
+    if any(
+        (spec is None) != (i == seat) or not isinstance(spec, str | None)
+        for i, spec in enumerate(bots)
+    ):
+        raise ValueError("its seats are not one person and three bots")
+    name, speed = data["name"], data["speed"]
+    if not isinstance(name, str) or not 1 <= len(name) <= 32:
+        raise ValueError("its player's name is not 1-32 characters")
+    if speed not in SPEEDS:
+        raise ValueError(f"its speed is not one of {', '.join(SPEEDS)}")
+    pause, created = data["bot_pause"], data["created"]
+    if not isinstance(pause, int | float) or not 0 <= pause <= 10:
+        raise ValueError("its bot pause is not 0-10 seconds")
+    if not isinstance(created, int | float):
+        raise ValueError("its date is not a number")
+    try:
+        loaded = load(data["record"])
+        Rules.from_spec(data["record"]["rules"])
+    except (RecordError, InvalidRecordError, RulesError) as error:
+        raise ValueError(f"its record is not valid: {error}") from None
+    return SavedGame(seat, name, tuple(bots), float(pause), speed, float(created), loaded)

@@ -1,0 +1,313 @@
+"""A table for one person and computer players, run where the person is: in the page's
+Web Worker under Pyodide, with no server.  It speaks the server's table protocol
+(docs/web-protocol.md) with the server's message builders (:mod:`king.messages`) and
+refusals (:mod:`king.table_rules`), so the page plays it as it plays a server's table.
+
+The worker hands it the person's messages (:meth:`LocalTable.receive`), asks when the
+next bot moves (:meth:`LocalTable.bot_delay`) and has it move then
+(:meth:`LocalTable.advance`); each returns the messages for the page, as JSON text.
+After every change the worker keeps :meth:`LocalTable.saved` in the browser.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from king import messages
+from king.bots import Bot, bot_player_name, bot_seed, make_bot
+from king.cards import Card, CardParseError, Suit
+from king.game import Game
+from king.offline.requests import RequestError, read_request
+from king.offline.saved import SavedGame, read_saved, write_saved
+from king.phase import Phase
+from king.record import distinct_names, dump, to_record
+from king.rules import TOGGLES, Contract, Declaration, Rules, RulesError
+from king.table_rules import bot_pause_before, refusal
+
+__all__ = ["OFFLINE_BOTS", "LocalTable", "TABLE_ID"]
+
+#: The bots that play offline: those that need no numba (nor numpy).
+OFFLINE_BOTS = ("rule", "random")
+#: The id the offline table goes by in messages.
+TABLE_ID = "offline"
+#: The server's factors for the speeds a person may ask for.
+SPEED_FACTORS = {"fast": 0.3, "normal": 1.0, "slow": 2.0}
+#: Seconds after which a server's bot stands in for an absent person (said in welcome).
+AWAY_AFTER = 45.0
+Message = dict[str, Any]
+
+
+class LocalTable:
+    """One person's game against bots; deterministic given the seed, as the server's is."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int,
+        *,
+        seat: int = 0,
+        name: str = "You",
+        bots: Sequence[str | None] = (None, "rule", "rule", "rule"),
+        bot_pause: float = 0.7,
+        speed: str = "normal",
+        created: float = 0.0,
+        game: Game | None = None,
+    ) -> None:
+        specs = tuple(None if n == seat else bots[n] for n in range(4))
+        for spec in specs:
+            if spec is not None and spec not in OFFLINE_BOTS:
+                raise ValueError(
+                    f"{spec!r} does not play offline: use one of {', '.join(OFFLINE_BOTS)}"
+                )
+        self.rules = rules
+        self.seed = seed
+        self.seat = seat
+        self.name = name
+        self.specs = specs
+        self.base_pause = bot_pause
+        self.speed = speed
+        self.created = created
+        self.attached = False
+        self.bots: dict[int, Bot] = {
+            n: make_bot(spec, seed=bot_seed(seed, n)) for n, spec in enumerate(specs) if spec
+        }
+        if game is None:
+            game = Game(rules, seed, auto_deal=False)
+            game.deal_cards()
+        elif game.phase is Phase.DEALING and not game.is_over:
+            game.deal_cards()
+        self.game = game
+
+    # -- building -----------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: str = "classic",
+        seed: int = 0,
+        *,
+        name: str = "You",
+        bots: Sequence[str] = ("rule", "rule", "rule"),
+        bot_pause: float = 0.7,
+        created: float = 0.0,
+    ) -> LocalTable:
+        """A new game for a person in seat 0 against ``bots`` (seats 1-3)."""
+        try:
+            chosen = Rules.from_spec(rules)
+        except RulesError as error:
+            raise ValueError(str(error)) from None
+        return cls(
+            chosen, seed, name=name, bots=(None, *bots), bot_pause=bot_pause, created=created
+        )
+
+    @classmethod
+    def restore(cls, text: str) -> LocalTable:
+        """The game kept by :meth:`saved`, or :class:`~king.offline.saved.SavedGameError`
+        with a sentence saying why it cannot be resumed."""
+        saved: SavedGame = read_saved(text)
+        game = saved.loaded.game
+        return cls(
+            game.rules,
+            game.seed,
+            seat=saved.seat,
+            name=saved.name,
+            bots=saved.bots,
+            bot_pause=saved.bot_pause,
+            speed=saved.speed,
+            created=saved.created,
+            game=game,
+        )
+
+    def saved(self) -> str:
+        """The game as the browser keeps it (see :mod:`king.offline.saved`)."""
+        return write_saved(
+            to_record(self.game),
+            seat=self.seat,
+            name=self.name,
+            bots=self.specs,
+            bot_pause=self.base_pause,
+            speed=self.speed,
+            created=self.created,
+        )
+
+    def record_text(self) -> str:
+        """The game's ``king-record/1`` record, as the server's record download has it."""
+        return dump(self.game, self.player_names())
+
+    def player_names(self) -> list[str]:
+        """The players as the record names them (as the server's table does)."""
+        names = [
+            self.name if spec is None else bot_player_name(spec, n)
+            for n, spec in enumerate(self.specs)
+        ]
+        return distinct_names(names)
+
+    # -- what the table says --------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The number of events a server's log would hold for this game (its header, the
+        person's join, the start, then every deal, declaration and card)."""
+        game = self.game
+        events = 3 + sum(2 + len(deal.plays) for deal in game.deals)
+        return events + (1 if game.phase is Phase.DECLARING else 0)
+
+    @property
+    def status(self) -> str:
+        return "over" if self.game.is_over else "playing"
+
+    @property
+    def bot_pause(self) -> float:
+        return self.base_pause * SPEED_FACTORS[self.speed]
+
+    def info(self) -> Message:
+        """The table as the lobby and its player see it."""
+        seats = [
+            messages.seat_info(n, "human", self.name, connected=self.attached, guest=True)
+            if spec is None
+            else messages.seat_info(n, "bot", None, bot=spec)
+            for n, spec in enumerate(self.specs)
+        ]
+        return messages.table_info(
+            TABLE_ID,
+            status=self.status,
+            rules=self.rules.to_spec(),
+            toggles=[name for name in TOGGLES if getattr(self.rules, name)],
+            seats=seats,
+            deal=self.game.deal_number,
+            created=self.created,
+            by=self.name,
+            by_guest=True,
+        )
+
+    def _state(self, event: Message) -> str:
+        return messages.dumps(messages.state(self.game, self.seat, self.seq, event))
+
+    # -- the person ---------------------------------------------------------------------------
+
+    def receive(self, text: str) -> list[str]:
+        """The answers to one message of the person's page."""
+        try:
+            request = read_request(text)
+        except RequestError as error:
+            return [messages.dumps(messages.error(error.code, error.message, error.about))]
+        kind = request["type"]
+        try:
+            return self._answer(kind, request)
+        except _Refused as refused:
+            answer = messages.error(
+                refused.code, refused.message, kind, refused.reason, refused.params
+            )
+            return [messages.dumps(answer)]
+
+    def _answer(self, kind: str, request: Message) -> list[str]:
+        if kind == "ping":
+            return [messages.dumps(messages.pong())]
+        if kind == "hello":
+            return self._attach()
+        if kind == "watch":
+            raise _Refused("spectator", "an offline table has no spectators")
+        if not self.attached:
+            raise _Refused("not_joined", "send hello with your seat's token first")
+        if kind == "speed":
+            self.speed = request["speed"]
+            return [messages.dumps(messages.pace(self.speed, round(self.bot_pause * 1000)))]
+        if kind == "hint":
+            raise _Refused("hints_off", "hints need the server's engine: an offline table has none")
+        return self._act(self.seat, _action(request))
+
+    def _attach(self) -> list[str]:
+        if self.attached:
+            raise _Refused("already_joined", "this connection has already joined the table")
+        self.attached = True
+        welcome = messages.welcome(
+            "player", self.seat, self.info(), round(self.bot_pause * 1000), AWAY_AFTER, self.speed
+        )
+        return [
+            messages.dumps(welcome),
+            self._state(messages.event("resume")),
+            messages.dumps(messages.table(self.info())),
+        ]
+
+    def detach(self) -> None:
+        """The page went away (it reopens with a new ``hello``)."""
+        self.attached = False
+
+    def _act(self, seat: int, action: Declaration | Card) -> list[str]:
+        if self.game.is_over:
+            raise _Refused("game_over", "the game is over")
+        refused = refusal(self.game, seat, action)
+        if refused is not None:
+            raise _Refused(refused.code, refused.message, refused.reason, refused.params)
+        happened = self._make(seat, action)
+        if not self.attached:
+            return []  # nobody to tell: the page hears where the game stands on hello
+        texts = [self._state(happened)]
+        if self.game.is_over:
+            texts.append(messages.dumps(messages.table(self.info())))
+        return texts
+
+    def _make(self, seat: int, action: Declaration | Card) -> Message:
+        game = self.game
+        if isinstance(action, Declaration):
+            game.declare(action)
+            trump = action.trump
+            return messages.event(
+                "declare",
+                seat,
+                contract=action.contract.value,
+                trump=None if trump is None else trump.letter,
+            )
+        deal = game.deal
+        assert deal is not None
+        tricks = deal.trick_count
+        game.play(action)
+        winner = deal.tricks[-1].winner if deal.trick_count > tricks else None
+        if game.phase is Phase.DEALING and not game.is_over:
+            game.deal_cards()
+        return messages.event("play", seat, card=str(action), winner=winner, deal_over=deal.is_over)
+
+    # -- the bots -------------------------------------------------------------------------
+
+    def bot_delay(self) -> float | None:
+        """Seconds before the next bot moves, or ``None`` when no bot is to act."""
+        to_act = self.game.to_act
+        if to_act is None or to_act not in self.bots:
+            return None
+        return bot_pause_before(self.game, self.bot_pause if self.attached else 0.0)
+
+    def advance(self) -> list[str]:
+        """The bot to act moves; its messages (none when no bot is to act)."""
+        seat = self.game.to_act
+        bot = None if seat is None else self.bots.get(seat)
+        if seat is None or bot is None:
+            return []
+        return self._act(seat, bot.act(self.game.view(seat)))
+
+
+class _Refused(Exception):
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        reason: str | None = None,
+        params: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.params = params
+
+
+def _action(request: Message) -> Declaration | Card:
+    try:
+        if request["type"] == "declare":
+            trump = request.get("trump")
+            return Declaration(
+                Contract.parse(request["contract"]), None if trump is None else Suit.parse(trump)
+            )
+        return Card.parse(request["card"])
+    except (RulesError, CardParseError) as error:
+        raise _Refused("invalid", str(error)) from None

@@ -1,0 +1,127 @@
+"""The page's offline table on its own: a whole game against rule bots, saved after
+every card and resumed from the save with nothing lost, bad messages and bad saves
+refused with a sentence, and the record it downloads replaying valid."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from king import __version__
+from king.bots import Bot, make_bot
+from king.cards import Card
+from king.game import Game
+from king.offline.saved import SavedGameError
+from king.offline.table import LocalTable
+from king.record import replay
+from king.rules import Declaration
+from tests.support.games import play_record_again
+
+
+def _hello(table: LocalTable) -> list[dict[str, object]]:
+    return [json.loads(t) for t in table.receive('{"v": 1, "type": "hello", "token": "t"}')]
+
+
+def _message(table: LocalTable, action: Declaration | Card) -> str:
+    if isinstance(action, Declaration):
+        trump = None if action.trump is None else action.trump.letter
+        return json.dumps(
+            {"v": 1, "type": "declare", "contract": action.contract.value, "trump": trump}
+        )
+    return json.dumps({"v": 1, "type": "play", "card": str(action)})
+
+
+def _play_out(table: LocalTable, me: Bot, *, reload: bool) -> LocalTable:
+    """Play the game out, the person's seat by ``me``; with ``reload``, the table is
+    restored from its save after every card, as the page does after a reload."""
+    while not table.game.is_over:
+        while table.bot_delay() is not None:
+            table.advance()
+        if table.game.is_over:
+            break
+        answer = json.loads(table.receive(_message(table, me.act(table.game.view(0))))[0])
+        assert answer["type"] == "state", answer
+        if reload:
+            again = LocalTable.restore(table.saved())
+            assert (again.seq, again.game.to_act, again.game.totals) == (
+                table.seq,
+                table.game.to_act,
+                table.game.totals,
+            )
+            _hello(again)
+            table = again
+    return table
+
+
+def test_a_whole_offline_game_resumes_after_every_card_and_replays_valid() -> None:
+    table = LocalTable.new("classic", 5, name="Ada", bot_pause=0.0)
+    welcome, state, info = _hello(table)
+    assert welcome["type"] == "welcome" and welcome["seat"] == 0
+    assert state["type"] == "state" and len(state["view"]["hand"]) == 13  # type: ignore[index]
+    seats = info["table"]["seats"]  # type: ignore[index]
+    assert [s["bot"] for s in seats] == [None, "rule", "rule", "rule"]
+    table = _play_out(table, make_bot("rule", seed=11), reload=True)
+    assert replay(table.record_text()).complete
+
+
+def test_the_offline_record_is_the_one_cpython_makes_for_the_same_seed_and_bots() -> None:
+    table = LocalTable.new("turkish", 9, bots=("rule", "random", "rule"), bot_pause=0.0)
+    _hello(table)
+    table = _play_out(table, make_bot("random", seed=3), reload=False)
+    text = table.record_text()
+    assert replay(text).complete
+    assert play_record_again(text, ["rule", "random", "rule"]) == json.loads(text)
+
+
+@pytest.mark.parametrize(
+    ("saved", "words"),
+    [
+        ("{not json", "damaged"),
+        ('{"format": "king-record/1"}', "not a King game"),
+        ('{"format": "king-offline-game/1", "version": "0.0.1"}', "another version"),
+        (
+            json.dumps({"format": "king-offline-game/1", "version": __version__, "seat": 9}),
+            "damaged",
+        ),
+    ],
+)
+def test_a_bad_save_is_refused_with_a_sentence(saved: str, words: str) -> None:
+    with pytest.raises(SavedGameError, match=words):
+        LocalTable.restore(saved)
+
+
+def test_a_save_with_a_broken_record_is_refused_and_names_the_fault() -> None:
+    table = LocalTable.new("classic", 2, bot_pause=0.0)
+    saved = json.loads(table.saved())
+    saved["record"]["deals"][0]["plays"] = "AS AS"
+    with pytest.raises(SavedGameError, match="record is not valid"):
+        LocalTable.restore(json.dumps(saved))
+
+
+def test_bad_messages_and_moves_are_refused_and_change_nothing() -> None:
+    table = LocalTable.new("classic", 4, bot_pause=0.0)
+    assert json.loads(table.receive('{"v":1,"type":"play","card":"AS"}')[0])["code"] == "not_joined"
+    _hello(table)
+    before = table.saved()
+    answers = {
+        "[1, 2": "bad_json",
+        '{"v": 2, "type": "ping"}': "version",
+        '{"v": 1, "type": "fly"}': "invalid",
+        '{"v": 1, "type": "play", "card": 5}': "invalid",
+        '{"v": 1, "type": "play", "card": "AS", "more": 1}': "invalid",
+        '{"v": 1, "type": "watch"}': "spectator",
+        '{"v": 1, "type": "hint"}': "hints_off",
+        '{"v": 1, "type": "hello", "token": "t"}': "already_joined",
+        "x" * 5000: "too_large",
+    }
+    for text, code in answers.items():
+        (answer,) = table.receive(text)
+        assert json.loads(answer)["code"] == code, text
+    assert table.saved() == before
+
+
+def test_only_bots_that_need_no_numba_sit_at_an_offline_table() -> None:
+    with pytest.raises(ValueError, match="does not play offline"):
+        LocalTable.new("classic", 1, bots=("search", "rule", "rule"))
+    assert Game  # the core is all the table needs besides its bots
