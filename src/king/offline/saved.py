@@ -22,7 +22,13 @@ SPEEDS = ("fast", "normal", "slow")
 
 
 class SavedGameError(ValueError):
-    """A saved game that cannot be resumed; the message is a sentence for the person."""
+    """A saved game that cannot be resumed: the message is a sentence for the person,
+    ``code`` a word for the page to say it in the person's language (``damaged``,
+    ``foreign``: not an offline game, ``version``: made by another version)."""
+
+    def __init__(self, code: str, sentence: str) -> None:
+        super().__init__(sentence)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -70,19 +76,20 @@ def read_saved(text: str) -> SavedGame:
         data = loads(text)
     except JSONTextError as error:
         raise SavedGameError(
-            f"The saved game is damaged (it is not readable JSON: {error})."
+            "damaged", f"The saved game is damaged (it is not readable JSON: {error})."
         ) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SavedGameError("The saved game is not a King game this page can read.")
+        raise SavedGameError("foreign", "The saved game is not a King game this page can read.")
     if data.get("version") != __version__:
         raise SavedGameError(
+            "version",
             f"The saved game was made by another version of King "
-            f"({data.get('version')!s:.20}; this is {__version__}), so it cannot be resumed."
+            f"({data.get('version')!s:.20}; this is {__version__}), so it cannot be resumed.",
         )
     try:
         return _fields(data)
     except (KeyError, TypeError, ValueError) as error:
-        raise SavedGameError(f"The saved game is damaged ({error}).") from None
+        raise SavedGameError("damaged", f"The saved game is damaged ({error}).") from None
 
 
 def _fields(data: dict[str, Any]) -> SavedGame:

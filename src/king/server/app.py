@@ -28,6 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from king import __version__
 from king.jsontext import JSONTextError, loads
 from king.record import RecordError, ReplayReport, parse, replay, to_record
+from king.server import offline
 from king.server.accounts import Account, LoginLimits
 from king.server.analysis import Analyses, AnalysisBusyError
 from king.server.board import board_document, checked_analysis
@@ -111,7 +112,8 @@ _STATUS = {
 }
 _CODES = {400: "bad_request", 404: "not_found", 405: "method", 413: "too_large", 422: "invalid"}
 _CSP = (
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+    "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
+    "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
     "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'"
 )
 
@@ -713,6 +715,28 @@ def _page(request: Request, name: str) -> HTMLResponse:
     return HTMLResponse(text, headers=headers)
 
 
+def _add_offline(app: FastAPI) -> None:
+    """The service worker (at the root, so that it may keep every page) and the files
+    of the game that plays with no server (:mod:`king.server.offline`)."""
+    fresh = {"Cache-Control": "no-cache"}
+
+    @app.get("/sw.js", include_in_schema=False)
+    async def service_worker() -> Response:
+        text = offline.service_worker(list(language_names()))
+        return Response(text, media_type="text/javascript", headers=fresh)
+
+    @app.get("/offline/manifest.json", include_in_schema=False)
+    async def offline_manifest() -> JSONResponse:
+        return JSONResponse(offline.manifest(list(language_names())), headers=fresh)
+
+    @app.get("/offline/king-{build}.zip", include_in_schema=False)
+    async def offline_bundle(build: str) -> Response:
+        if build != offline.build():
+            raise HTTPException(404, f"this server serves build {offline.build()}, not {build!r}")
+        headers = {"Cache-Control": "public, max-age=31536000, immutable"}
+        return Response(offline.bundle(), media_type="application/zip", headers=headers)
+
+
 def _add_pages(app: FastAPI) -> None:
     @app.get("/", include_in_schema=False)
     async def index(request: Request) -> HTMLResponse:
@@ -733,5 +757,11 @@ def _add_pages(app: FastAPI) -> None:
     @app.get("/leaderboard", include_in_schema=False)
     async def leaderboard_page(request: Request) -> HTMLResponse:
         return _page(request, "leaderboard.html")
+
+    @app.get("/offline", include_in_schema=False)
+    async def offline_page(request: Request) -> HTMLResponse:
+        return _page(request, "table.html")
+
+    _add_offline(app)
 
     app.mount("/static", _Assets(directory=WEB_DIR), name="static")

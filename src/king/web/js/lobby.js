@@ -4,6 +4,7 @@
 import { installAccount, onAccountChange, renderAccount } from "./account.js";
 import { api, ApiError, copyText, inviteLink, loadName, saveName, saveToken } from "./api.js";
 import { showRules } from "./dialogs.js";
+import { keepOffline, keepWhenInstalled, offlineManifest, offlineStatus, registerServiceWorker } from "./offline/install.js";
 import { errorText } from "./reasons.js";
 import { applyStrings, installLanguageSelect, loadStrings, onLanguageChange, t } from "./strings.js";
 
@@ -92,11 +93,16 @@ function tableItem(table, finished) {
   return item;
 }
 
+/** Whether the offline game's files are kept on this device (asked once). */
+let kept = null;
+
 async function refresh() {
   let lobby;
   try {
     lobby = await api.lobby();
+    $("offline-unreachable").hidden = true;
   } catch {
+    serverUnreachable();
     return;
   }
   const open = $("open-tables");
@@ -217,7 +223,51 @@ async function create(event) {
   }
 }
 
+/** The server cannot be reached: say so; with the offline game kept here, go and play it. */
+async function serverUnreachable() {
+  $("offline-unreachable").hidden = false;
+  if (kept === null) kept = Boolean((await offlineStatus())?.kept);
+  if (kept && !sessionStorage.getItem("king:stayInLobby")) {
+    sessionStorage.setItem("king:stayInLobby", "1"); // once: the lobby link brings them back
+    window.location.assign("/offline");
+  }
+}
+
+/** The lobby's offline panel: play on this device, and keep the game for offline use. */
+async function installOffline() {
+  const status = await offlineStatus();
+  kept = Boolean(status?.kept);
+  const button = $("btn-keep");
+  const help = $("offline-keep-help");
+  if (!status || status.kept) {
+    button.hidden = true;
+    help.textContent = status ? t("offline.kept") : "";
+    return;
+  }
+  const manifest = await offlineManifest().catch(() => null);
+  const mb = Math.round((manifest?.large_bytes ?? status.bytes ?? 0) / 1e6);
+  help.textContent = t("offline.keepHelp", { mb });
+  button.hidden = false;
+  button.onclick = async () => {
+    button.disabled = true;
+    const answer = await keepOffline(({ done, total }) => {
+      button.textContent = t("offline.keeping", { done, total });
+    });
+    button.disabled = false;
+    button.textContent = t("offline.keep");
+    if (answer?.type === "kept") {
+      kept = true;
+      button.hidden = true;
+      help.textContent = t("offline.kept");
+    } else {
+      toast(t("offline.keepFailed"));
+    }
+  };
+}
+
 async function main() {
+  registerServiceWorker();
+  keepWhenInstalled();
   await loadStrings();
   applyStrings();
   installLanguageSelect();
@@ -234,6 +284,7 @@ async function main() {
   $("btn-rules").addEventListener("click", () => showRules(null));
   $("create-rated").addEventListener("change", applyRated);
   onAccountChange(formForAccount);
+  installOffline();
   await Promise.all([installAccount(), buildSeatChoices()]);
   await refresh();
   window.setInterval(refresh, 4000);

@@ -1,8 +1,10 @@
 // The table page: connect to the table, apply each state the server sends in order
 // (animating the cards as they are played), and send the person's choices.
 
-import { api, ApiError, forgetToken, loadSpeed, loadToken, saveName, saveSpeed, saveToken } from "./api.js";
+import { api, ApiError, forgetToken, loadName, loadSpeed, loadToken, saveName, saveSpeed, saveToken } from "./api.js";
 import { Connection } from "./connection.js";
+import { LocalConnection } from "./offline/connection.js";
+import { keepOffline, keepWhenInstalled, offlineManifest, offlineStatus, registerServiceWorker } from "./offline/install.js";
 import { installDeclareKeys, renderDeclare } from "./declare.js";
 import { askToJoin, showInvite, showLastTrick, showRules, showSheet, showSummary } from "./dialogs.js";
 import { installKeys, renderHand, usingKeyboard } from "./hand.js";
@@ -22,6 +24,10 @@ import { applyStrings, installLanguageSelect, loadStrings, onLanguageChange, t }
 
 const tableId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() ?? "");
 const params = new URLSearchParams(window.location.search);
+/** The game with no server: the table runs in a Web Worker (offline/worker.js). */
+const offline = window.location.pathname === "/offline";
+/** The offline game's record is made by the worker, on demand (see downloadRecord). */
+const recordUrl = () => (offline ? "#offline-record" : api.recordUrl(tableId));
 
 /** What the page knows: the seat it plays (null: watching) and the latest messages. */
 const ctx = {
@@ -92,6 +98,11 @@ function declare(contract, trump) {
 
 /** The same seats, new deals: take this seat at the next table and go there. */
 async function playAgain() {
+  if (offline) {
+    await connection.newGame();
+    window.location.reload();
+    return;
+  }
   if (!ctx.token) return;
   try {
     const claim = await api.again(tableId, ctx.token);
@@ -120,7 +131,7 @@ function renderAll() {
   if (replaced) banner(t("table.replaced"));
   const record = document.getElementById("btn-record");
   record.hidden = !(over || closed);
-  record.href = api.recordUrl(tableId);
+  record.href = recordUrl();
   record.setAttribute("download", "");
   const free = ctx.table ? ctx.table.seats.filter((s) => !s.claimed).length : 0;
   document.getElementById("btn-invite").hidden = !(ctx.table?.status === "waiting" && free > 0);
@@ -255,7 +266,7 @@ async function endOfDeal(message, hurry) {
     ctx.state = message;
     renderAll();
     renderTrick(ctx, []);
-    showSheet(ctx, api.recordUrl(tableId), playAgain);
+    showSheet(ctx, recordUrl(), playAgain);
     return;
   }
   await summarySeen(message, hurry);
@@ -327,7 +338,7 @@ async function applyState(message, hurry) {
   }
   renderTrick(ctx, view.trick);
   if (event && event.kind === "resume" && view.phase === "over") {
-    showSheet(ctx, api.recordUrl(tableId), playAgain);
+    showSheet(ctx, recordUrl(), playAgain);
   }
 }
 
@@ -442,13 +453,116 @@ function redraw() {
   renderSpeed();
   if (ctx.state && !pumping) renderTrick(ctx, ctx.state.view.trick);
   if (document.getElementById("dlg-summary").open) showSummary(ctx, summaryState ?? ctx.state);
-  if (document.getElementById("dlg-sheet").open) showSheet(ctx, api.recordUrl(tableId), playAgain);
+  if (document.getElementById("dlg-sheet").open) showSheet(ctx, recordUrl(), playAgain);
   if (document.getElementById("dlg-last").open) showLastTrick(ctx);
   if (document.getElementById("dlg-invite").open) showInvite(tableId, toast);
   if (document.getElementById("dlg-rules").open) showRules(ctx.table);
 }
 
+/** What the offline table's worker says while it starts, and when a saved game cannot
+ * go on. */
+function onOffline(news) {
+  document.body.dataset.offline = news.kind;
+  if (news.kind === "progress") banner(t(`offline.loading.${news.step}`));
+  if (news.kind === "ready") {
+    banner(null);
+    document.body.dataset.offlineMs = String(news.ms);
+    if (news.resumed) toast(t("offline.resumed"));
+  }
+  if (news.kind === "failed") banner(t("offline.failed", { error: news.error }));
+  if (news.kind === "refused") showRefusedGame(t(`offline.saved.${news.code}`));
+}
+
+/** A saved game that cannot go on: say why, and offer a new one. */
+function showRefusedGame(sentence) {
+  banner(null);
+  const box = document.getElementById("waiting");
+  box.hidden = false;
+  box.replaceChildren();
+  const text = document.createElement("p");
+  text.id = "offline-refused";
+  text.textContent = `${sentence} ${t("offline.refused")}`;
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "primary";
+  button.id = "btn-offline-new";
+  button.textContent = t("offline.newGame");
+  button.addEventListener("click", playAgain);
+  box.append(text, button);
+}
+
+/** The offline game's options: the bots and rules of the address (?bots=rule,random,rule
+ * &rules=classic&bot_pause=0.7), the person's name, and the build's manifest. */
+function offlineOptions(manifest) {
+  const bots = (params.get("bots") ?? "rule,rule,rule").split(",").slice(0, 3);
+  const pause = Number.parseFloat(params.get("bot_pause") ?? "0.7");
+  return {
+    manifest,
+    bots: bots.length === 3 ? bots : ["rule", "rule", "rule"],
+    rules: params.get("rules") ?? "classic",
+    name: loadName() || t("table.you"),
+    botPause: Number.isFinite(pause) && pause >= 0 && pause <= 10 ? pause : 0.7,
+  };
+}
+
+/** Download the offline game's record (made by the worker) as a file. */
+async function downloadRecord() {
+  const text = await connection.record();
+  if (!text) return;
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = `king-offline-${new Date().toISOString().slice(0, 10)}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+async function connectOffline() {
+  ctx.token = "offline";
+  banner(t("offline.loading.runtime"));
+  let manifest;
+  try {
+    manifest = await offlineManifest();
+  } catch {
+    banner(t("offline.unavailable"));
+    return;
+  }
+  connection = new LocalConnection(() => ({ type: "hello", token: ctx.token }), { onMessage, onStatus: () => {}, onOffline }, offlineOptions(manifest));
+  connection.open();
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest?.('a[href="#offline-record"]');
+    if (!link) return;
+    event.preventDefault();
+    downloadRecord();
+  });
+  renderKeep();
+}
+
+/** On the offline game: keep it for offline use (the button goes once it is kept). */
+async function renderKeep() {
+  const button = document.getElementById("btn-keep");
+  const status = await offlineStatus();
+  if (!status || status.kept) return;
+  button.hidden = false;
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    const answer = await keepOffline(({ done, total }) => {
+      button.textContent = t("offline.keeping", { done, total });
+    });
+    button.hidden = answer?.type === "kept";
+    if (answer?.type === "kept") toast(t("offline.kept"));
+    else toast(t("offline.keepFailed"));
+    button.disabled = false;
+  });
+}
+
 function connect() {
+  if (offline) {
+    connectOffline();
+    return;
+  }
   connection = new Connection(
     tableId,
     () => (ctx.token ? { type: "hello", token: ctx.token } : { type: "watch" }),
@@ -490,6 +604,9 @@ async function join() {
 }
 
 async function main() {
+  registerServiceWorker();
+  keepWhenInstalled();
+  document.body.classList.toggle("offline-game", offline);
   await loadStrings();
   applyStrings();
   installLanguageSelect();
@@ -512,7 +629,7 @@ async function main() {
     target.focus();
   });
   document.getElementById("btn-last").addEventListener("click", () => showLastTrick(ctx));
-  document.getElementById("btn-sheet").addEventListener("click", () => showSheet(ctx, api.recordUrl(tableId), playAgain));
+  document.getElementById("btn-sheet").addEventListener("click", () => showSheet(ctx, recordUrl(), playAgain));
   document.getElementById("btn-invite").addEventListener("click", () => showInvite(tableId, toast));
   document.getElementById("btn-rules").addEventListener("click", () => showRules(ctx.table));
   document.getElementById("btn-hint").addEventListener("click", () => askHint(ctx, (m) => connection.send(m)));
@@ -531,7 +648,7 @@ async function main() {
   }
   ctx.token = params.has("watch") ? null : loadToken(tableId);
   renderAll();
-  if (!ctx.token && !params.has("watch")) {
+  if (!offline && !ctx.token && !params.has("watch")) {
     if (!(await join())) return;
   }
   connect();

@@ -1,0 +1,58 @@
+// The page's side of the service worker (/sw.js): register it, keep the offline game's
+// large files when the person asks (or installs the app), and say whether they are kept.
+
+/** Register the service worker (every page does; it keeps the small files at once). */
+export function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return Promise.resolve(null);
+  return navigator.serviceWorker.register("/sw.js").catch(() => null);
+}
+
+async function activeWorker() {
+  if (!("serviceWorker" in navigator)) return null;
+  await registerServiceWorker();
+  const registration = await navigator.serviceWorker.ready;
+  return registration.active;
+}
+
+/** Ask the service worker something; resolves with its answer of type ``answer``. */
+async function ask(question, answer, onEach = null) {
+  const worker = await activeWorker();
+  if (!worker) return null;
+  return new Promise((resolve) => {
+    const listener = (event) => {
+      const data = event.data ?? {};
+      if (data.type === "keep-progress") onEach?.(data);
+      if (data.type === answer || data.type === "keep-failed") {
+        navigator.serviceWorker.removeEventListener("message", listener);
+        resolve(data);
+      }
+    };
+    navigator.serviceWorker.addEventListener("message", listener);
+    worker.postMessage({ type: question });
+  });
+}
+
+/** Whether the offline game's files are kept: {kept, build, bytes} (null: no service worker). */
+export function offlineStatus() {
+  return ask("status", "status");
+}
+
+/** Keep the offline game's files; ``onProgress({done, total})`` as each arrives. */
+export function keepOffline(onProgress) {
+  return ask("keep-offline", "kept", onProgress);
+}
+
+/** Keep the files when the person installs the app to the home screen. */
+export function keepWhenInstalled() {
+  window.addEventListener("appinstalled", () => {
+    keepOffline(null);
+  });
+}
+
+/** The offline game's manifest: the build and its files (the service worker answers
+ * with its own when the server cannot be reached). */
+export async function offlineManifest() {
+  const response = await fetch("/offline/manifest.json");
+  if (!response.ok) throw new Error(`no offline manifest (${response.status})`);
+  return response.json();
+}

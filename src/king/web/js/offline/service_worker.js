@@ -1,0 +1,138 @@
+// King's service worker, served at /sw.js with this build's manifest written in
+// (king.server.offline): it keeps the pages' small files on the first visit, and the
+// large ones (Pyodide and the game's Python) only when the person asks to keep the game
+// for offline play (or installs the app), each in a cache named by the build.  Online,
+// every page and file comes from the server as before; only when the server cannot be
+// reached does the kept copy answer.  A new build is a new script: it takes over at
+// once, but the offline game of an older build goes on from that build's cache until
+// the game is over (the worker then removes it: offline/worker.js).
+
+const MANIFEST = __MANIFEST__;
+const SHELL = `king-shell-${MANIFEST.build}`;
+const LARGE = `king-offline-${MANIFEST.build}`;
+/** How long a page waits for the server before the kept copy answers (ms). */
+const PATIENCE = 4000;
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(SHELL);
+      // One file that fails (a server restarting) must not stop the rest.
+      await Promise.all(MANIFEST.shell.map((url) => cache.add(url).catch(() => null)));
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith("king-shell-") && name !== SHELL) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+function withTimeout(promise, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the server is not answering")), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The server's answer; the kept copy (``fallback``'s) when the server cannot be reached. */
+async function networkFirst(request, fallback) {
+  try {
+    const response = await withTimeout(fetch(request), PATIENCE);
+    if (response.status < 500) return response;
+  } catch {
+    // offline, or the server is down: the kept copy answers
+  }
+  const kept = await caches.match(fallback ?? request, { ignoreVary: true });
+  return kept ?? Response.error();
+}
+
+/** A large file of the offline game: the kept copy of any build, else the server's. */
+async function keptFirst(request) {
+  const kept = await caches.match(request, { ignoreSearch: true });
+  return kept ?? fetch(request);
+}
+
+/** The kept catalog of the first language asked for that is kept (else English). */
+function stringsFallback(url) {
+  const wanted = (url.searchParams.get("lang") ?? "").split(",").map((code) => code.trim().toLowerCase().split("-")[0]);
+  const kept = MANIFEST.shell.filter((entry) => entry.startsWith("/api/i18n?lang="));
+  const codes = kept.map((entry) => entry.slice("/api/i18n?lang=".length));
+  const code = wanted.find((c) => codes.includes(c)) ?? "en";
+  return `/api/i18n?lang=${code}`;
+}
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) return;
+  const path = url.pathname;
+  if (path.startsWith("/static/pyodide/") || path.startsWith("/offline/king-")) {
+    event.respondWith(keptFirst(request));
+  } else if (path === "/offline/manifest.json") {
+    event.respondWith(
+      networkFirst(request).then((response) =>
+        response.type === "error" ? new Response(JSON.stringify(MANIFEST), { headers: { "Content-Type": "application/json" } }) : response,
+      ),
+    );
+  } else if (path === "/api/i18n") {
+    event.respondWith(networkFirst(request, stringsFallback(url)));
+  } else if (request.mode === "navigate") {
+    const page = MANIFEST.shell.includes(path) ? path : "/";
+    event.respondWith(networkFirst(request, page));
+  } else if (path.startsWith("/static/")) {
+    event.respondWith(networkFirst(request));
+  }
+});
+
+/** Keep every large file of this build, telling the page how far it got. */
+async function keepLarge(client) {
+  const cache = await caches.open(LARGE);
+  let done = 0;
+  for (const url of MANIFEST.large) {
+    if (!(await cache.match(url))) {
+      const response = await fetch(url, { cache: "no-cache" });
+      if (!response.ok) throw new Error(`${url}: ${response.status}`);
+      await cache.put(url, response);
+    }
+    done += 1;
+    client?.postMessage({ type: "keep-progress", done, total: MANIFEST.large.length });
+  }
+}
+
+async function isKept() {
+  const cache = await caches.open(LARGE);
+  const found = await Promise.all(MANIFEST.large.map((url) => cache.match(url)));
+  return found.every(Boolean);
+}
+
+self.addEventListener("message", (event) => {
+  const client = event.source;
+  const kind = event.data?.type;
+  if (kind === "keep-offline") {
+    event.waitUntil(
+      keepLarge(client).then(
+        () => client?.postMessage({ type: "kept", build: MANIFEST.build }),
+        (error) => client?.postMessage({ type: "keep-failed", error: String(error?.message ?? error) }),
+      ),
+    );
+  } else if (kind === "status") {
+    event.waitUntil(isKept().then((kept) => client?.postMessage({ type: "status", kept, build: MANIFEST.build, bytes: MANIFEST.large_bytes })));
+  }
+});

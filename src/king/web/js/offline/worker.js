@@ -1,0 +1,140 @@
+// The offline game's table, in a Web Worker: Pyodide (CPython compiled to WebAssembly,
+// served by the page's own server and kept by the service worker) runs king's own
+// Python — the core, the rule and random bots, and king.offline.table, which speaks
+// the server's table protocol.  The page talks to this worker through
+// offline/connection.js as it talks to a server's WebSocket.
+//
+// Messages from the page: {kind: "start", options}, {kind: "send", text},
+// {kind: "detach"}, {kind: "new", options}, {kind: "record"}.
+// Messages to the page: {kind: "progress", step}, {kind: "ready", build, resumed},
+// {kind: "message", text}, {kind: "refused", sentence}, {kind: "record", text},
+// {kind: "failed", error}, {kind: "fresh"}.
+
+import { loadPyodide } from "/static/pyodide/pyodide.mjs";
+import { deleteSaved, readSaved, writeSaved } from "./storage.js";
+
+const PYODIDE = "/static/pyodide/";
+const SOURCES = "/home/pyodide/king-offline";
+
+let python = null;
+let tables = null; // the king.offline.table module
+let table = null;
+let build = null;
+let timer = null;
+const startedAt = performance.now();
+
+const post = (message) => self.postMessage(message);
+
+/** The Python list of message texts, as JavaScript strings (the proxy released). */
+function texts(proxy) {
+  const list = proxy.toJs();
+  proxy.destroy();
+  return list;
+}
+
+async function boot(manifest) {
+  post({ kind: "progress", step: "runtime" });
+  python = await loadPyodide({
+    indexURL: PYODIDE,
+    lockFileURL: `${PYODIDE}pyodide-lock.json`,
+    packages: [],
+    fullStdLib: false,
+  });
+  post({ kind: "progress", step: "python" });
+  const response = await fetch(manifest.bundle);
+  if (!response.ok) throw new Error(`the game's files could not be read (${response.status})`);
+  python.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: SOURCES });
+  python.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(SOURCES)})`);
+  tables = python.pyimport("king.offline.table");
+  build = manifest.build;
+}
+
+function newTable(options) {
+  const seed = Math.floor(Math.random() * 2 ** 48);
+  const made = tables.LocalTable.new.callKwargs(options.rules ?? "classic", seed, {
+    name: options.name ?? "You",
+    bots: python.toPy(options.bots ?? ["rule", "rule", "rule"]),
+    bot_pause: options.botPause ?? 0.7,
+    created: Date.now() / 1000,
+  });
+  return made;
+}
+
+async function save() {
+  if (table) await writeSaved({ build, text: table.saved(), over: table.status === "over" });
+}
+
+function schedule() {
+  self.clearTimeout(timer);
+  timer = null;
+  const delay = table?.bot_delay();
+  if (delay === undefined || delay === null) return;
+  timer = self.setTimeout(async () => {
+    timer = null;
+    deliver(table.advance());
+    await save();
+  }, delay * 1000);
+}
+
+function deliver(proxy) {
+  for (const text of texts(proxy)) post({ kind: "message", text });
+  schedule();
+}
+
+async function start(options) {
+  try {
+    await boot(options.manifest);
+  } catch (error) {
+    post({ kind: "failed", error: String(error?.message ?? error) });
+    return;
+  }
+  post({ kind: "progress", step: "game" });
+  const saved = await readSaved();
+  let resumed = false;
+  if (saved && !saved.over) {
+    const [found, code, sentence] = texts(tables.resume(saved.text));
+    if (!found) {
+      post({ kind: "refused", code, sentence });
+      return;
+    }
+    table = found;
+    resumed = true;
+  }
+  if (!table) {
+    table = newTable(options);
+    await save();
+  }
+  post({ kind: "ready", build, resumed, ms: Math.round(performance.now() - startedAt) });
+}
+
+self.addEventListener("message", async (event) => {
+  const message = event.data;
+  switch (message.kind) {
+    case "start":
+      await start(message.options);
+      break;
+    case "send":
+      if (!table) return;
+      deliver(table.receive(message.text));
+      await save();
+      break;
+    case "detach":
+      table?.detach();
+      break;
+    case "record":
+      post({ kind: "record", text: table ? table.record_text() : null });
+      break;
+    case "new":
+      self.clearTimeout(timer);
+      table = null;
+      await deleteSaved();
+      if (tables) {
+        table = newTable(message.options ?? {});
+        await save();
+      }
+      post({ kind: "fresh" });
+      break;
+    default:
+      break;
+  }
+});
