@@ -13,7 +13,7 @@ from king.bots import Bot, make_bot
 from king.cards import Card
 from king.game import Game
 from king.offline.saved import SavedGameError
-from king.offline.table import LocalTable
+from king.offline.table import LocalTable, resume
 from king.record import replay
 from king.rules import Declaration
 from tests.support.games import play_record_again
@@ -125,3 +125,16 @@ def test_only_bots_that_need_no_numba_sit_at_an_offline_table() -> None:
     with pytest.raises(ValueError, match="does not play offline"):
         LocalTable.new("classic", 1, bots=("search", "rule", "rule"))
     assert Game  # the core is all the table needs besides its bots
+
+
+def test_resume_says_why_a_save_cannot_go_on_in_a_word_the_page_translates() -> None:
+    table = LocalTable.new("classic", 3, bot_pause=0.0)
+    found, code, sentence = resume(table.saved())
+    assert found is not None and found.seq == table.seq and code is None and sentence is None
+    for text, word in (
+        ("[", "damaged"),
+        ("{}", "foreign"),
+        ('{"format": "king-offline-game/1"}', "version"),
+    ):
+        found, code, sentence = resume(text)
+        assert found is None and code == word and sentence

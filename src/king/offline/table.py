@@ -19,13 +19,13 @@ from king.bots import Bot, bot_player_name, bot_seed, make_bot
 from king.cards import Card, CardParseError, Suit
 from king.game import Game
 from king.offline.requests import RequestError, read_request
-from king.offline.saved import SavedGame, read_saved, write_saved
+from king.offline.saved import SavedGame, SavedGameError, read_saved, write_saved
 from king.phase import Phase
 from king.record import distinct_names, dump, to_record
 from king.rules import TOGGLES, Contract, Declaration, Rules, RulesError
 from king.table_rules import bot_pause_before, refusal
 
-__all__ = ["OFFLINE_BOTS", "LocalTable", "TABLE_ID"]
+__all__ = ["OFFLINE_BOTS", "LocalTable", "TABLE_ID", "resume"]
 
 #: The bots that play offline: those that need no numba (nor numpy).
 OFFLINE_BOTS = ("rule", "random")
@@ -311,3 +311,12 @@ def _action(request: Message) -> Declaration | Card:
         return Card.parse(request["card"])
     except (RulesError, CardParseError) as error:
         raise _Refused("invalid", str(error)) from None
+
+
+def resume(text: str) -> tuple[LocalTable | None, str | None, str | None]:
+    """The saved game as a table, or why it cannot be resumed: ``(table, None, None)``
+    or ``(None, code, sentence)`` (the page says the code in the person's language)."""
+    try:
+        return LocalTable.restore(text), None, None
+    except SavedGameError as error:
+        return None, error.code, str(error)

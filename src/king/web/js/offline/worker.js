@@ -111,7 +111,11 @@ self.addEventListener("message", async (event) => {
   const message = event.data;
   switch (message.kind) {
     case "start":
-      await start(message.options);
+      try {
+        await start(message.options);
+      } catch (error) {
+        post({ kind: "failed", error: String(error?.message ?? error) });
+      }
       break;
     case "send":
       if (!table) return;

@@ -1,0 +1,125 @@
+"""The whole game with no server, in Debian's Chromium at a phone's size: the lobby keeps
+the offline game, the server stops and the network goes, and the page still plays a
+whole 20-deal game against rule bots in its Web Worker (Pyodide running king's own
+Python), by tapping; closed mid-deal and opened again from the start page, it goes on
+where it was; its record replays valid and is the record CPython makes for the same seed
+and bots."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
+
+from king.server.process import ServerProcess
+from tests.support.games import play_record_again
+from tests.support.pages import CHOICES, LEGAL, asked, hand, serious_violations, watch_errors
+from tests.support.services import run_king
+
+#: The offline game's address in the tests: bots that move at once.
+OFFLINE = "/offline?bot_pause=0"
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[BrowserContext]:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        reduced_motion="reduce",
+    )
+    yield context
+    context.close()
+
+
+def keep_for_offline(page: Page, url: str) -> None:
+    """Open the lobby and keep the offline game on the device, as a person does."""
+    page.goto(f"{url}/")
+    keep = page.locator("#btn-keep")
+    keep.wait_for(state="visible", timeout=20000)
+    assert "MB" in page.locator("#offline-keep-help").inner_text()
+    keep.tap()
+    keep.wait_for(state="hidden", timeout=60000)
+
+
+def deal_and_hand(page: Page) -> tuple[str, list[str]]:
+    return page.locator("#deal-number").inner_text(), hand(page)
+
+
+def tap_what_is_asked(page: Page) -> str:
+    """Tap once what the page asks for: the summary's continue, a contract (Trumps by
+    its button when the person may), or the first legal card."""
+    now = asked(page)
+    try:
+        if now == "summary":
+            page.locator("#summary-continue").tap(timeout=1000)
+        elif now == "declare":
+            trumps = page.locator(f"{CHOICES}[data-contract='trumps']:not([disabled])")
+            if trumps.count():
+                trumps.first.tap(timeout=1000)
+                return "trumps"
+            page.locator(f"{CHOICES}:not([disabled])").first.tap(timeout=1000)
+        elif now == "play":
+            page.locator(LEGAL).first.tap(timeout=1000)
+    except PlaywrightError:  # the page moved on under the tap: look again
+        return "retry"
+    return now
+
+
+def test_a_whole_game_offline_on_a_phone_survives_a_reload_and_records_what_cpython_does(
+    browser: Browser, phone: BrowserContext, tmp_path: Path
+) -> None:
+    with ExitStack() as stack:
+        server = stack.enter_context(ServerProcess(tmp_path / "king.db", bot_pause=0))
+        url = server.url
+        page = phone.new_page()
+        errors = watch_errors(page)
+        keep_for_offline(page, url)
+    # The server is stopped: and the network is gone too.
+    phone.set_offline(True)
+    page.goto(f"{url}{OFFLINE}")
+    page.wait_for_selector("#hand .card", timeout=30000)
+    assert page.evaluate("() => document.body.dataset.offline") == "ready"
+    assert serious_violations(page) == []
+    trumps = 0
+    reopened = False
+    deadline = time.monotonic() + 600
+    while (now := asked(page)) != "over":
+        assert time.monotonic() < deadline, "the game did not end"
+        deal = page.locator("#deal-number").inner_text()
+        if not reopened and deal.startswith("Deal 3 ") and now == "play" and len(hand(page)) == 10:
+            # Mid-deal: the phone kills the page; the start page brings the game back.
+            before = deal_and_hand(page)
+            page.close()
+            page = phone.new_page()
+            errors += watch_errors(page)
+            page.goto(f"{url}/")
+            page.wait_for_url(f"{url}/offline", timeout=20000)
+            page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=30000)
+            assert asked(page) == "play"
+            assert deal_and_hand(page) == before
+            reopened = True
+            continue
+        trumps += tap_what_is_asked(page) == "trumps"
+    assert reopened
+    assert trumps == 2, "the person's two Trumps, declared by tapping their buttons"
+    assert page.locator("#deal-info").inner_text().strip() == "The game is over"
+    with page.expect_download() as download:
+        page.locator("#dlg-sheet a[href='#offline-record']").tap()
+    path = tmp_path / "offline-game.json"
+    download.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    replayed = run_king("replay", str(path))
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    record = json.loads(text)
+    assert record["players"][1:] == ["rule bot 1", "rule bot 2", "rule bot 3"]
+    assert play_record_again(text, ["rule", "rule", "rule"]) == record
+    # Offline, the lobby's requests fail as they must (the browser logs each one).
+    unexpected = [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    assert not unexpected, unexpected
