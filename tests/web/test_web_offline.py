@@ -120,6 +120,16 @@ def test_a_whole_game_offline_on_a_phone_survives_a_reload_and_records_what_cpyt
     record = json.loads(text)
     assert record["players"][1:] == ["rule bot 1", "rule bot 2", "rule bot 3"]
     assert play_record_again(text, ["rule", "rule", "rule"]) == record
+    # The analysis board of the finished game, laid out on the device; the analysis
+    # itself needs the server, and the board says so.
+    page.locator("#dlg-sheet #btn-board").tap()
+    page.wait_for_url(f"{url}/board?offline")
+    page.wait_for_function(
+        "() => document.getElementById('board').dataset.analysis === 'failed'", timeout=30000
+    )
+    assert page.locator("#board-felt").is_visible()
+    assert page.locator("#step-deal option").count() == 20
+    assert "server" in page.locator("#analysis-status").inner_text()
     # Offline, the lobby's requests fail as they must (the browser logs each one).
     unexpected = [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e]
     assert not unexpected, unexpected

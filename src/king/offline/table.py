@@ -15,17 +15,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from king import messages
+from king.board import board_document
 from king.bots import Bot, bot_player_name, bot_seed, make_bot
 from king.cards import Card, CardParseError, Suit
 from king.game import Game
 from king.offline.requests import RequestError, read_request
 from king.offline.saved import SavedGame, SavedGameError, read_saved, write_saved
 from king.phase import Phase
-from king.record import distinct_names, dump, to_record
+from king.record import distinct_names, dump, replay, to_record
 from king.rules import TOGGLES, Contract, Declaration, Rules, RulesError
 from king.table_rules import bot_pause_before, refusal
 
-__all__ = ["OFFLINE_BOTS", "LocalTable", "TABLE_ID", "resume"]
+__all__ = ["OFFLINE_BOTS", "LocalTable", "TABLE_ID", "board_of_saved", "resume"]
 
 #: The bots that play offline: those that need no numba (nor numpy).
 OFFLINE_BOTS = ("rule", "random")
@@ -320,3 +321,13 @@ def resume(text: str) -> tuple[LocalTable | None, str | None, str | None]:
         return LocalTable.restore(text), None, None
     except SavedGameError as error:
         return None, error.code, str(error)
+
+
+def board_of_saved(text: str) -> tuple[str | None, str | None]:
+    """The analysis board's document of the saved game (as ``/api/board`` answers it)
+    and its record, as JSON texts; ``(None, code)`` when the save cannot be read."""
+    found, code, _ = resume(text)
+    if found is None:
+        return None, code
+    record = found.record_text()
+    return messages.dumps({"board": board_document(replay(record)), "analysis": None}), record

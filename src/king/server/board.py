@@ -1,8 +1,6 @@
-"""The analysis board's document: a replayed game laid out for stepping through it face
-up (every dealt hand, every trick with its winner and the points after it, the totals
-after each deal), so that the page shows the game without knowing a rule; and the
-checked ``analysis`` section of a record that brings one (a dropped file may carry
-anything)."""
+"""The analysis board's server side: the checked ``analysis`` section of a record that
+brings one (a dropped file may carry anything).  The board's document itself is
+:func:`king.board.board_document`, which the page's offline game builds too."""
 
 from __future__ import annotations
 
@@ -10,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from king.deal import Deal
+from king.board import board_document, seats_to_play
 from king.record import ReplayReport
 
 __all__ = ["AnalysisSection", "board_document", "checked_analysis"]
@@ -70,7 +68,7 @@ def checked_analysis(section: object, report: ReplayReport) -> tuple[dict[str, A
     if len(model.deals) > len(deals):
         return None, f"the analysis has {len(model.deals)} deals, the game {len(deals)}"
     for number, (analysed, deal) in enumerate(zip(model.deals, deals, strict=False)):
-        seats = _seats_to_play(deal)
+        seats = seats_to_play(deal)
         for decision in analysed.decisions:
             if decision.kind == "declare":
                 fits = decision.play is None and decision.seat == deal.declarer
@@ -80,71 +78,3 @@ def checked_analysis(section: object, report: ReplayReport) -> tuple[dict[str, A
             if not fits:
                 return None, f"deal {number + 1}: a decision does not fit the game's plays"
     return model.model_dump(), ""
-
-
-def _seats_to_play(deal: Deal) -> list[int]:
-    """The seat that played each card of a deal, in play order."""
-    seats: list[int] = []
-    for trick in deal.tricks:
-        seats.extend(trick.seat_of(i) for i in range(len(trick.cards)))
-    seats.extend(seat for seat, _ in deal.current_trick)
-    return seats
-
-
-def board_document(report: ReplayReport) -> dict[str, Any]:
-    """The whole valid game of ``report`` as the board steps through it."""
-    game = report.game
-    totals = [0, 0, 0, 0]
-    deals: list[dict[str, Any]] = []
-    for number, deal in enumerate(game.deals):
-        again = Deal(deal.dealt_masks, deal.declarer, deal.declaration, game.rules)
-        tricks: list[dict[str, Any]] = []
-        for trick in deal.tricks:
-            for card in trick.cards:
-                again.play(card)
-            tricks.append(
-                {
-                    "leader": trick.leader,
-                    "seats": [trick.seat_of(i) for i in range(len(trick.cards))],
-                    "cards": [str(card) for card in trick.cards],
-                    "winner": trick.winner,
-                    "points": again.points(),
-                }
-            )
-        if deal.current_trick:  # the record stops inside a trick
-            for _, card in deal.current_trick:
-                again.play(card)
-            tricks.append(
-                {
-                    "leader": deal.leader,
-                    "seats": [seat for seat, _ in deal.current_trick],
-                    "cards": [str(card) for _, card in deal.current_trick],
-                    "winner": None,
-                    "points": again.points(),
-                }
-            )
-        before = list(totals)
-        if deal.is_over:
-            totals = [t + p for t, p in zip(totals, deal.points(), strict=True)]
-        entry: dict[str, Any] = {
-            "number": number,
-            "declarer": deal.declarer,
-            "contract": deal.contract.value,
-            "hands": [[str(card) for card in deal.dealt_hand(seat)] for seat in range(4)],
-            "tricks": tricks,
-            "points": deal.points(),
-            "before": before,
-            "totals": list(totals),
-            "complete": deal.is_over,
-        }
-        if deal.trump is not None:
-            entry["trump"] = deal.trump.letter
-        deals.append(entry)
-    players = list(report.players) if report.players else None
-    return {
-        "players": players,
-        "rules": game.rules.to_spec(),
-        "deals": deals,
-        "totals": totals,
-        "complete": game.is_over,
-    }

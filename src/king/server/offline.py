@@ -34,6 +34,7 @@ WEB_DIR = _KING / "web"
 #: alone, with no numpy and no site-packages).
 OFFLINE_MODULES = (
     "__init__.py",
+    "board.py",
     "cards.py",
     "deal.py",
     "events.py",
@@ -69,7 +70,7 @@ RUNTIME = (
     "pyodide-lock.json",
 )
 #: The pages a browser keeps for offline use (the table page serves the offline game).
-PAGES = ("/", "/offline")
+PAGES = ("/", "/offline", "/board")
 #: The zip's entries carry this date, so that the same sources give the same bytes.
 _EPOCH = (2020, 1, 1, 0, 0, 0)
 

@@ -6,6 +6,7 @@
 import { ApiError, call } from "./api.js";
 import { fixed, renderLost, renderTotals, SEAT_COLOURS } from "./board_chart.js";
 import { cardFace, cardLabel, position, RED_SUITS, SUIT_SYMBOLS } from "./cards.js";
+import { offlineManifest } from "./offline/install.js";
 import { errorText } from "./reasons.js";
 import { contractName } from "./render.js";
 import { applyStrings, installLanguageSelect, loadStrings, onLanguageChange, t } from "./strings.js";
@@ -528,7 +529,7 @@ async function analyse(start) {
       return;
     }
     $("board").dataset.analysis = "failed";
-    status(error instanceof ApiError ? errorText(error) : String(error));
+    status(error instanceof ApiError ? errorText(error) : (error?.message ?? String(error)));
     return;
   }
   if (job.state === "done") {
@@ -584,6 +585,44 @@ async function openRecord(text, fileName) {
   }
 }
 
+/** The offline game's board: laid out by the offline worker from the game kept on this
+ * device (no server needed); the analysis itself needs the server, and says so. */
+async function openOffline() {
+  banner(t("offline.loading.runtime"));
+  let manifest;
+  try {
+    manifest = await offlineManifest();
+  } catch {
+    banner(t("offline.unavailable"));
+    return;
+  }
+  const worker = new Worker("/static/js/offline/worker.js", { type: "module" });
+  const answer = await new Promise((resolve) => {
+    worker.addEventListener("message", (event) => {
+      if (event.data.kind === "board" || event.data.kind === "failed") resolve(event.data);
+    });
+    worker.postMessage({ kind: "board", options: { manifest } });
+  });
+  worker.terminate();
+  if (answer.kind === "failed" || !answer.board) {
+    banner(answer.kind === "failed" ? t("offline.failed", { error: answer.error }) : t("offline.noGame"));
+    return;
+  }
+  banner(null);
+  const data = JSON.parse(answer.board);
+  view.source = { record: answer.record };
+  showBoard(data.board, null);
+  offerDownload(answer.record);
+  analyse(async () => {
+    try {
+      return await call("POST", "/api/analysis", answer.record);
+    } catch (error) {
+      if (error instanceof ApiError && error.code !== "network") throw error;
+      throw new Error(t("offline.noAnalysis"));
+    }
+  });
+}
+
 function readFile(file) {
   if (!file) return;
   const reader = new FileReader();
@@ -623,8 +662,10 @@ async function main() {
   installSteps();
   installSwipe();
   installDrop();
-  const table = new URLSearchParams(window.location.search).get("table");
-  if (table) await openTable(table);
+  const query = new URLSearchParams(window.location.search);
+  const table = query.get("table");
+  if (query.has("offline")) await openOffline();
+  else if (table) await openTable(table);
 }
 
 main();

@@ -228,7 +228,7 @@ export function showSheet(ctx, recordUrl, onAgain = null) {
     link.setAttribute("download", "");
     buttons.append(link);
     const board = el("a", "button", t("lobby.board"));
-    board.href = api.boardUrl(ctx.table.id);
+    board.href = ctx.offline ? "/board?offline" : api.boardUrl(ctx.table.id);
     board.id = "btn-board";
     buttons.append(board);
     const fresh = el("a", "button", t("over.newTable"));

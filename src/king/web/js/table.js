@@ -47,6 +47,8 @@ const ctx = {
    * one was last asked at. */
   hint: null,
   hintAsked: null,
+  /** The game runs in this page's worker, with no server (/offline). */
+  offline: window.location.pathname === "/offline",
 };
 const queue = [];
 let pumping = false;

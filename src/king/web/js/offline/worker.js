@@ -5,10 +5,11 @@
 // offline/connection.js as it talks to a server's WebSocket.
 //
 // Messages from the page: {kind: "start", options}, {kind: "send", text},
-// {kind: "detach"}, {kind: "new", options}, {kind: "record"}.
+// {kind: "detach"}, {kind: "new", options}, {kind: "record"}, and from the analysis
+// board {kind: "board", options}: the saved game's board document.
 // Messages to the page: {kind: "progress", step}, {kind: "ready", build, resumed},
 // {kind: "message", text}, {kind: "refused", sentence}, {kind: "record", text},
-// {kind: "failed", error}, {kind: "fresh"}.
+// {kind: "failed", error}, {kind: "fresh"}, {kind: "board", board, record}.
 
 import { loadPyodide } from "/static/pyodide/pyodide.mjs";
 import { deleteSaved, readSaved, writeSaved } from "./storage.js";
@@ -121,6 +122,16 @@ self.addEventListener("message", async (event) => {
       if (!table) return;
       deliver(table.receive(message.text));
       await save();
+      break;
+    case "board":
+      try {
+        await boot(message.options.manifest);
+        const saved = await readSaved();
+        const [board, record] = saved ? texts(tables.board_of_saved(saved.text)) : [null, null];
+        post({ kind: "board", board, record });
+      } catch (error) {
+        post({ kind: "failed", error: String(error?.message ?? error) });
+      }
       break;
     case "detach":
       table?.detach();
