@@ -78,6 +78,8 @@ def test_a_whole_game_offline_on_a_phone_survives_a_reload_and_records_what_cpyt
     with ExitStack() as stack:
         server = stack.enter_context(ServerProcess(tmp_path / "king.db", bot_pause=0))
         url = server.url
+        fetched: list[str] = []
+        phone.on("request", lambda request: fetched.append(request.url))
         page = phone.new_page()
         errors = watch_errors(page)
         keep_for_offline(page, url)
@@ -130,6 +132,11 @@ def test_a_whole_game_offline_on_a_phone_survives_a_reload_and_records_what_cpyt
     assert page.locator("#board-felt").is_visible()
     assert page.locator("#step-deal option").count() == 20
     assert "server" in page.locator("#analysis-status").inner_text()
+    # Nothing was ever fetched from anywhere but the page's own server.
+    assert fetched and all(u.startswith((f"{url}/", "blob:", "data:")) for u in fetched), {
+        u for u in fetched if not u.startswith((f"{url}/", "blob:", "data:"))
+    }
+    assert any(u.endswith("/static/pyodide/pyodide.asm.wasm") for u in fetched)
     # Offline, the lobby's requests fail as they must (the browser logs each one).
     unexpected = [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e]
     assert not unexpected, unexpected
