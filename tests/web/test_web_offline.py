@@ -140,3 +140,56 @@ def test_a_whole_game_offline_on_a_phone_survives_a_reload_and_records_what_cpyt
     # Offline, the lobby's requests fail as they must (the browser logs each one).
     unexpected = [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e]
     assert not unexpected, unexpected
+
+
+#: Edit the saved game in the page's IndexedDB (``change`` is applied to its entry).
+EDIT_SAVED = """async (change) => {
+  const db = await new Promise((ok, fail) => {
+    const request = indexedDB.open("king-offline", 1);
+    request.onsuccess = () => ok(request.result);
+    request.onerror = () => fail(request.error);
+  });
+  const store = (mode) => db.transaction("games", mode).objectStore("games");
+  const done = (request) => new Promise((ok) => { request.onsuccess = () => ok(request.result); });
+  const entry = await done(store("readonly").get("current"));
+  Object.assign(entry, change);
+  await done(store("readwrite").put(entry, "current"));
+  db.close();
+  return entry.build;
+}"""
+#: Keep a copy of this build's Python bundle as if an older build ``old`` had kept it.
+KEEP_AS_OLDER = """async ([build, old]) => {
+  const response = await caches.match(`/offline/king-${build}.zip`);
+  const cache = await caches.open(`king-offline-${old}`);
+  await cache.put(`/offline/king-${old}.zip`, response);
+}"""
+OLD = "0123456789abcdef"
+
+
+def ready(page: Page, url: str, path: str = OFFLINE) -> str:
+    page.goto(f"{url}{path}")
+    page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=30000)
+    return str(page.evaluate("() => document.body.dataset.offlineBuild"))
+
+
+def test_a_newer_build_waits_for_the_next_game_and_then_the_older_one_goes(
+    phone: BrowserContext, tmp_path: Path
+) -> None:
+    with ServerProcess(tmp_path / "king.db", bot_pause=0) as server:
+        page = phone.new_page()
+        keep_for_offline(page, server.url)
+        build = ready(page, server.url)
+        # A game begun under an older build that this device still keeps...
+        page.evaluate(KEEP_AS_OLDER, [build, OLD])
+        page.evaluate(EDIT_SAVED, {"build": OLD})
+        # ...goes on under that build, and the page says the new one comes next game.
+        assert ready(page, server.url) == OLD
+        assert page.locator("#toast").inner_text() == (
+            "A new version of King is ready: it starts with your next game."
+        )
+        # Once that game is over, the next one is the new build's, and the older files go.
+        page.evaluate(EDIT_SAVED, {"over": True})
+        assert ready(page, server.url) == build
+        page.wait_for_function(
+            "async (old) => !(await caches.keys()).includes(`king-offline-${old}`)", arg=OLD
+        )

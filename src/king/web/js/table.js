@@ -469,7 +469,8 @@ function onOffline(news) {
   if (news.kind === "ready") {
     banner(null);
     document.body.dataset.offlineMs = String(news.ms);
-    if (news.resumed) toast(t("offline.resumed"));
+    document.body.dataset.offlineBuild = news.build;
+    if (news.resumed) toast(t(news.newer ? "offline.update" : "offline.resumed"));
   }
   if (news.kind === "failed") banner(t("offline.failed", { error: news.error }));
   if (news.kind === "refused") showRefusedGame(t(`offline.saved.${news.code}`));
@@ -540,6 +541,8 @@ async function connectOffline() {
     downloadRecord();
   });
   renderKeep();
+  // A newer version took over while this game goes on: it starts with the next game.
+  navigator.serviceWorker?.addEventListener("controllerchange", () => toast(t("offline.update")));
 }
 
 /** On the offline game: keep it for offline use (the button goes once it is kept). */

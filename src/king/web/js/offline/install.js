@@ -1,10 +1,24 @@
 // The page's side of the service worker (/sw.js): register it, keep the offline game's
 // large files when the person asks (or installs the app), and say whether they are kept.
 
-/** Register the service worker (every page does; it keeps the small files at once). */
+/** Register the service worker (every page does; it keeps the small files at once).
+ * A person who kept an older build for offline play gets this one's files kept too. */
 export function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return Promise.resolve(null);
-  return navigator.serviceWorker.register("/sw.js").catch(() => null);
+  const registered = navigator.serviceWorker.register("/sw.js").catch(() => null);
+  registered.then(() => keepNewerBuild()).catch(() => null);
+  return registered;
+}
+
+let checkedNewer = false;
+
+async function keepNewerBuild() {
+  if (checkedNewer || !window.caches) return;
+  checkedNewer = true;
+  const kept = (await caches.keys()).some((name) => name.startsWith("king-offline-"));
+  if (!kept) return;
+  const status = await offlineStatus();
+  if (status && !status.kept) await keepOffline(null);
 }
 
 async function activeWorker() {

@@ -33,7 +33,26 @@ function texts(proxy) {
   return list;
 }
 
-async function boot(manifest) {
+/** The bundle of the build that began the saved game, when this device still keeps it
+ * (a newer build waits for the next game: never a switch in the middle of one). */
+async function bundleFor(manifest, saved) {
+  if (!saved || saved.over || !saved.build || saved.build === manifest.build) return manifest.bundle;
+  const older = `/offline/king-${saved.build}.zip`;
+  return (await caches.match(older)) ? older : manifest.bundle;
+}
+
+/** A new game begins with this build: the kept files of older ones go (once this
+ * build's are all kept, so that the device is never left with none). */
+async function forgetOlderBuilds(manifest) {
+  const mine = await caches.open(`king-offline-${manifest.build}`);
+  const kept = await Promise.all(manifest.large.map((url) => mine.match(url)));
+  if (!kept.every(Boolean)) return;
+  for (const name of await caches.keys()) {
+    if (name.startsWith("king-offline-") && name !== `king-offline-${manifest.build}`) await caches.delete(name);
+  }
+}
+
+async function boot(manifest, bundle = manifest.bundle) {
   post({ kind: "progress", step: "runtime" });
   python = await loadPyodide({
     indexURL: PYODIDE,
@@ -42,12 +61,12 @@ async function boot(manifest) {
     fullStdLib: false,
   });
   post({ kind: "progress", step: "python" });
-  const response = await fetch(manifest.bundle);
+  const response = await fetch(bundle);
   if (!response.ok) throw new Error(`the game's files could not be read (${response.status})`);
   python.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: SOURCES });
   python.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(SOURCES)})`);
   tables = python.pyimport("king.offline.table");
-  build = manifest.build;
+  build = bundle === manifest.bundle ? manifest.build : bundle.slice("/offline/king-".length, -".zip".length);
 }
 
 function newTable(options) {
@@ -83,14 +102,15 @@ function deliver(proxy) {
 }
 
 async function start(options) {
+  const saved = await readSaved();
+  const bundle = await bundleFor(options.manifest, saved);
   try {
-    await boot(options.manifest);
+    await boot(options.manifest, bundle);
   } catch (error) {
     post({ kind: "failed", error: String(error?.message ?? error) });
     return;
   }
   post({ kind: "progress", step: "game" });
-  const saved = await readSaved();
   let resumed = false;
   if (saved && !saved.over) {
     const [found, code, sentence] = texts(tables.resume(saved.text));
@@ -104,8 +124,10 @@ async function start(options) {
   if (!table) {
     table = newTable(options);
     await save();
+    forgetOlderBuilds(options.manifest).catch(() => null);
   }
-  post({ kind: "ready", build, resumed, ms: Math.round(performance.now() - startedAt) });
+  const newer = build !== options.manifest.build;
+  post({ kind: "ready", build, resumed, newer, ms: Math.round(performance.now() - startedAt) });
 }
 
 self.addEventListener("message", async (event) => {
