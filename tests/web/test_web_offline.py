@@ -193,3 +193,23 @@ def test_a_newer_build_waits_for_the_next_game_and_then_the_older_one_goes(
         page.wait_for_function(
             "async (old) => !(await caches.keys()).includes(`king-offline-${old}`)", arg=OLD
         )
+
+
+def test_a_damaged_save_is_refused_in_words_and_a_new_game_offered(
+    phone: BrowserContext, tmp_path: Path
+) -> None:
+    with ServerProcess(tmp_path / "king.db", bot_pause=0) as server:
+        page = phone.new_page()
+        errors = watch_errors(page)
+        ready(page, server.url)
+        page.evaluate(EDIT_SAVED, {"text": '{"format": "king-offline-game/1", "seat": '})
+        page.goto(f"{server.url}{OFFLINE}")
+        refused = page.locator("#offline-refused")
+        refused.wait_for(timeout=30000)
+        assert refused.inner_text() == (
+            "The saved game is damaged and cannot be resumed. Start a new game?"
+        )
+        page.locator("#btn-offline-new").tap()
+        page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=30000)
+        page.wait_for_selector("#hand .card")
+        assert not errors, errors
