@@ -1256,7 +1256,7 @@ def train_command(
 
 # -- king bench ------------------------------------------------------------------------
 
-BENCHMARKS = ("engine", "search", "solver", "load", "cluster", "env")
+BENCHMARKS = ("engine", "search", "solver", "load", "cluster", "env", "offline")
 
 
 def _benchmark_module(name: str) -> ModuleType:

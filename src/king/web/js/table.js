@@ -470,6 +470,7 @@ function onOffline(news) {
     banner(null);
     document.body.dataset.offlineMs = String(news.ms);
     document.body.dataset.offlineBuild = news.build;
+    if (news.wasmBytes) document.body.dataset.offlineMemory = String(news.wasmBytes);
     if (news.resumed) toast(t(news.newer ? "offline.update" : "offline.resumed"));
   }
   if (news.kind === "failed") banner(t("offline.failed", { error: news.error }));

@@ -127,7 +127,9 @@ async function start(options) {
     forgetOlderBuilds(options.manifest).catch(() => null);
   }
   const newer = build !== options.manifest.build;
-  post({ kind: "ready", build, resumed, newer, ms: Math.round(performance.now() - startedAt) });
+  const ms = Math.round(performance.now() - startedAt);
+  const wasmBytes = python._module?.HEAPU8?.byteLength ?? null; // the interpreter's memory
+  post({ kind: "ready", build, resumed, newer, ms, wasmBytes });
 }
 
 self.addEventListener("message", async (event) => {
