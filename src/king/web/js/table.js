@@ -138,6 +138,7 @@ function renderAll() {
   const free = ctx.table ? ctx.table.seats.filter((s) => !s.claimed).length : 0;
   document.getElementById("btn-invite").hidden = !(ctx.table?.status === "waiting" && free > 0);
   document.getElementById("badge-rated").hidden = !ctx.table?.rated;
+  document.getElementById("badge-offline").hidden = !offline;
   const turn = ctx.state && ctx.seat !== null && ctx.state.view.to_act === ctx.seat;
   document.title = `${turn ? "● " : ""}${t("table.title", { id: tableId })}`;
 }
