@@ -135,9 +135,11 @@ def run(seconds: float = 2.0) -> dict[str, float]:
     if not CHROMIUM.exists():
         return {}
     raw, zipped = _files()
-    with tempfile.TemporaryDirectory() as home, ServerProcess(
-        Path(home) / "king.db", bot_pause=0
-    ) as server, sync_playwright() as playwright:
+    with (
+        tempfile.TemporaryDirectory() as home,
+        ServerProcess(Path(home) / "king.db", bot_pause=0) as server,
+        sync_playwright() as playwright,
+    ):
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM),
             args=["--no-sandbox", "--headless"],

@@ -23,7 +23,8 @@ from pathlib import Path
 VERSION = "0.29.3"
 #: ``npm view pyodide@0.29.3 dist.integrity``: the tarball must hash to this.
 INTEGRITY = (
-    "sha512-22UBuhOJawj7vKUnS7/F3xK+515LJdjiMAHoCfuS6/PbHiOrSQVnYwDe+2sbVwiOZ3sMMexdXICew6NqOMQGgA=="
+    "sha512-22UBuhOJawj7vKUnS7/F3xK+515LJdjiMAHoCfuS6/PbHiOrSQVnYwDe+2sb"
+    "VwiOZ3sMMexdXICew6NqOMQGgA=="
 )
 #: The runtime: the loader, the compiled interpreter and its standard library.
 FILES = ("pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip")
@@ -54,7 +55,9 @@ def main() -> None:
             shutil.copyfile(package / name, TARGET / name)
         lock = json.loads((package / "pyodide-lock.json").read_text(encoding="utf-8"))
         mine = {"info": lock["info"], "packages": {}}
-        (TARGET / "pyodide-lock.json").write_text(json.dumps(mine, indent=1) + "\n", encoding="utf-8")
+        (TARGET / "pyodide-lock.json").write_text(
+            json.dumps(mine, indent=1) + "\n", encoding="utf-8"
+        )
     licences = TARGET / "licences"
     licences.mkdir(exist_ok=True)
     for name, source in LICENCES.items():

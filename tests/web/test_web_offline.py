@@ -124,14 +124,29 @@ def test_a_whole_game_offline_on_a_phone_survives_a_reload_and_records_what_cpyt
     assert play_record_again(text, ["rule", "rule", "rule"]) == record
     # The analysis board of the finished game, laid out on the device; the analysis
     # itself needs the server, and the board says so.
-    page.locator("#dlg-sheet #btn-board").tap()
-    page.wait_for_url(f"{url}/board?offline")
-    page.wait_for_function(
+    assert page.locator("#dlg-sheet #btn-board").get_attribute("href") == "/board?offline"
+    board = phone.new_page()
+    board.goto(f"{url}/board?offline")
+    board.wait_for_function(
         "() => document.getElementById('board').dataset.analysis === 'failed'", timeout=30000
     )
-    assert page.locator("#board-felt").is_visible()
-    assert page.locator("#step-deal option").count() == 20
-    assert "server" in page.locator("#analysis-status").inner_text()
+    assert board.locator("#board-felt").is_visible()
+    assert board.locator("#step-deal option").count() == 20
+    assert "server" in board.locator("#analysis-status").inner_text()
+    board.close()
+    # The languages work offline too (their catalogs were kept with the page).
+    page.locator("#dlg-sheet #sheet-close").tap()
+    page.locator("#btn-more").tap()
+    page.locator("#lang-select").select_option("tr")
+    page.wait_for_function(
+        "() => document.getElementById('deal-info').textContent.includes('Oyun bitti')"
+    )
+    # Play again: a new game, on the device.
+    page.locator("#btn-sheet").tap()
+    page.locator("#dlg-sheet #btn-again").tap()
+    page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=30000)
+    page.wait_for_selector("#hand .card")
+    assert page.locator("#deal-number").get_attribute("data-deal") == "1"
     # Nothing was ever fetched from anywhere but the page's own server.
     assert fetched and all(u.startswith((f"{url}/", "blob:", "data:")) for u in fetched), {
         u for u in fetched if not u.startswith((f"{url}/", "blob:", "data:"))

@@ -41,9 +41,13 @@ def test_every_file_a_page_loads_is_served(client: httpx.Client) -> None:
             if link.startswith("/"):
                 assert client.get(link).status_code == 200, link
     for script in web_files(".js"):
-        for target in re.findall(r'from "\./([\w.-]+)"', script.read_text()):
-            assert (script.parent / target).is_file(), (script.name, target)
-            assert client.get(f"/static/js/{target}").status_code == 200
+        for target in re.findall(r'from "(\.{1,2}/[\w./-]+)"', script.read_text()):
+            path = (script.parent / target).resolve()
+            assert path.is_file(), (script.name, target)
+            address = f"/static/{path.relative_to(WEB_DIR.resolve()).as_posix()}"
+            assert client.get(address).status_code == 200, address
+        for target in re.findall(r'from "(/static/[\w./-]+)"', script.read_text()):
+            assert client.get(target).status_code == 200, (script.name, target)
     for card in [*DECK, "back"]:
         answer = client.get(f"/static/cards/{card}.svg")
         assert answer.status_code == 200
@@ -55,11 +59,25 @@ def test_every_file_a_page_loads_is_served(client: httpx.Client) -> None:
 
 def test_nothing_comes_from_another_site() -> None:
     allowed = {"http://www.w3.org/2000/svg"}
+    vendored = WEB_DIR / "pyodide"
     for path in WEB_DIR.rglob("*"):
+        if vendored in path.parents:
+            continue  # Pyodide as pinned (tests/server/test_offline_files.py), below
         # fonts, their licence and the app icons' pixels hold no text to look at
         if path.is_file() and path.suffix not in {".ttf", ".txt", ".png"}:
             for url in re.findall(r"(?:https?:)?//[\w.-]+\.[a-z]{2,}[^\s\"')]*", path.read_text()):
                 assert url in allowed, (path.name, url)
+
+
+def test_pyodide_is_told_to_load_everything_from_the_page_s_own_server() -> None:
+    """Pyodide's loader names a CDN as its default; the offline worker gives it the page's
+    own addresses for everything (the browser test sees every request go there)."""
+    loader = (WEB_DIR / "pyodide" / "pyodide.mjs").read_text(encoding="utf-8")
+    found = set(re.findall(r"https?://[\w./-]+", loader))
+    assert found == {"https://cdn.jsdelivr.net/pyodide/v"}, found
+    worker = (WEB_DIR / "js" / "offline" / "worker.js").read_text(encoding="utf-8")
+    assert 'const PYODIDE = "/static/pyodide/";' in worker
+    assert "indexURL: PYODIDE," in worker and "lockFileURL: `${PYODIDE}pyodide-lock.json`" in worker
 
 
 def test_the_card_faces_are_what_the_generator_draws() -> None:

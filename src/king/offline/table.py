@@ -324,10 +324,13 @@ def resume(text: str) -> tuple[LocalTable | None, str | None, str | None]:
 
 
 def board_of_saved(text: str) -> tuple[str | None, str | None]:
-    """The analysis board's document of the saved game (as ``/api/board`` answers it)
-    and its record, as JSON texts; ``(None, code)`` when the save cannot be read."""
+    """The analysis board's document of the saved finished game (as ``/api/board``
+    answers it) and its record, as JSON texts; ``(None, code)`` when the save cannot be
+    read or its game is still in play (the board shows every hand)."""
     found, code, _ = resume(text)
     if found is None:
         return None, code
+    if not found.game.is_over:
+        return None, "not_over"  # the board shows every hand: not while they are in play
     record = found.record_text()
     return messages.dumps({"board": board_document(replay(record)), "analysis": None}), record

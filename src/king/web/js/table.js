@@ -139,6 +139,7 @@ function renderAll() {
   document.getElementById("btn-invite").hidden = !(ctx.table?.status === "waiting" && free > 0);
   document.getElementById("badge-rated").hidden = !ctx.table?.rated;
   document.getElementById("badge-offline").hidden = !offline;
+  document.getElementById("link-offline").hidden = offline;
   const turn = ctx.state && ctx.seat !== null && ctx.state.view.to_act === ctx.seat;
   document.title = `${turn ? "● " : ""}${t("table.title", { id: tableId })}`;
 }
@@ -565,6 +566,20 @@ async function renderKeep() {
   });
 }
 
+/** The server has been out of reach for a while: offer the game on this device. */
+let unreachableTimer = null;
+function offerOffline(status) {
+  window.clearTimeout(unreachableTimer);
+  const note = document.getElementById("offline-unreachable");
+  if (status !== "reconnecting") {
+    note.hidden = true;
+    return;
+  }
+  unreachableTimer = window.setTimeout(() => {
+    note.hidden = replaced;
+  }, 5000);
+}
+
 function connect() {
   if (offline) {
     connectOffline();
@@ -577,6 +592,7 @@ function connect() {
       onMessage,
       onStatus: (status) => {
         if (!replaced) banner(status === "reconnecting" ? t("table.reconnecting") : null);
+        offerOffline(status);
       },
     },
   );
