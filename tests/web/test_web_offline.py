@@ -228,3 +228,21 @@ def test_a_damaged_save_is_refused_in_words_and_a_new_game_offered(
         page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=30000)
         page.wait_for_selector("#hand .card")
         assert not errors, errors
+
+
+def test_one_page_at_a_time_plays_the_saved_game_the_second_waits_and_goes_on(
+    phone: BrowserContext, tmp_path: Path
+) -> None:
+    with ServerProcess(tmp_path / "king.db", bot_pause=0) as server:
+        first = phone.new_page()
+        ready(first, server.url)
+        first.wait_for_selector("#hand .card")
+        mine = deal_and_hand(first)
+        second = phone.new_page()
+        second.goto(f"{server.url}{OFFLINE}")
+        second.wait_for_function("() => document.body.dataset.offline === 'busy'", timeout=30000)
+        assert "open in another tab" in second.locator("#banner").inner_text()
+        first.close()  # the other page goes on with the same game
+        second.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=30000)
+        second.wait_for_selector("#hand .card")
+        assert deal_and_hand(second) == mine

@@ -476,6 +476,8 @@ function onOffline(news) {
     if (news.resumed) toast(t(news.newer ? "offline.update" : "offline.resumed"));
   }
   if (news.kind === "failed") banner(t("offline.failed", { error: news.error }));
+  if (news.kind === "busy") banner(t("offline.busy"));
+  if (news.kind === "unsaved") toast(t("offline.unsaved"));
   if (news.kind === "refused") showRefusedGame(t(`offline.saved.${news.code}`));
 }
 

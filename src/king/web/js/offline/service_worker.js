@@ -35,32 +35,25 @@ self.addEventListener("activate", (event) => {
   );
 });
 
-function withTimeout(promise, ms) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the server is not answering")), ms);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The server's answer; the kept copy (``fallback``'s) when the server cannot be reached. */
+/** The server's answer; the kept copy (``fallback``'s) when the server cannot be reached,
+ * or answers only with an error, or is slower than PATIENCE while a copy is kept.  With
+ * no copy kept, a slow server is waited for: the page would have nothing else. */
 async function networkFirst(request, fallback) {
-  try {
-    const response = await withTimeout(fetch(request), PATIENCE);
-    if (response.status < 500) return response;
-  } catch {
-    // offline, or the server is down: the kept copy answers
+  const kept = () => caches.match(fallback ?? request, { ignoreVary: true });
+  const answer = fetch(request).then(
+    (response) => response,
+    () => null,
+  );
+  const first = await Promise.race([answer, sleep(PATIENCE).then(() => "slow")]);
+  if (first === "slow") {
+    const copy = await kept();
+    if (copy) return copy;
   }
-  const kept = await caches.match(fallback ?? request, { ignoreVary: true });
-  return kept ?? Response.error();
+  const response = first === "slow" ? await answer : first;
+  if (response && response.status < 500) return response;
+  return (await kept()) ?? response ?? Response.error();
 }
 
 /** A large file of the offline game: the kept copy of any build, else the server's. */

@@ -80,8 +80,36 @@ function newTable(options) {
   return made;
 }
 
+let unsaved = false;
+
+/** Keep the game in the browser; a browser that refuses (storage off) is told once. */
 async function save() {
-  if (table) await writeSaved({ build, text: table.saved(), over: table.status === "over" });
+  if (!table) return;
+  try {
+    await writeSaved({ build, text: table.saved(), over: table.status === "over" });
+  } catch {
+    if (!unsaved) post({ kind: "unsaved" });
+    unsaved = true;
+  }
+}
+
+/** One page at a time plays the saved game (two would overwrite each other's moves):
+ * a second waits, says so, and goes on once the first is closed. */
+function claimGame() {
+  const locks = self.navigator?.locks;
+  if (!locks) return Promise.resolve();
+  return new Promise((resolve) => {
+    const hold = () => {
+      resolve();
+      return new Promise(() => {}); // held until this worker ends
+    };
+    locks.request("king-offline-game", { ifAvailable: true }, (lock) => {
+      if (lock) return hold();
+      post({ kind: "busy" });
+      locks.request("king-offline-game", hold);
+      return undefined;
+    });
+  });
 }
 
 function schedule() {
@@ -102,7 +130,8 @@ function deliver(proxy) {
 }
 
 async function start(options) {
-  const saved = await readSaved();
+  await claimGame();
+  const saved = await readSaved().catch(() => null);
   const bundle = await bundleFor(options.manifest, saved);
   try {
     await boot(options.manifest, bundle);
