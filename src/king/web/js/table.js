@@ -547,7 +547,11 @@ async function connectOffline() {
   });
   renderKeep();
   // A newer version took over while this game goes on: it starts with the next game.
-  navigator.serviceWorker?.addEventListener("controllerchange", () => toast(t("offline.update")));
+  // (A page's first service worker taking it over is no news.)
+  const before = navigator.serviceWorker?.controller;
+  navigator.serviceWorker?.addEventListener("controllerchange", () => {
+    if (before) toast(t("offline.update"));
+  });
 }
 
 /** On the offline game: keep it for offline use (the button goes once it is kept). */
