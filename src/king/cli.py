@@ -114,6 +114,24 @@ def main(
             "page's speed setting scales it).",
         ),
     ] = 0.7,
+    lan: Annotated[
+        bool,
+        typer.Option(
+            "--lan",
+            help="Without a command: serve the home network too, and print the address "
+            "(and QR code) a phone on the same Wi-Fi opens.",
+        ),
+    ] = False,
+    port: Annotated[
+        int | None,
+        typer.Option(
+            "--port",
+            metavar="PORT",
+            min=1,
+            max=65535,
+            help="Without a command: the port (default 8765, or a free one when it is taken).",
+        ),
+    ] = None,
 ) -> None:
     """King (Turkish King, Rıfkı): the rules, computer players and tools.
 
@@ -151,6 +169,8 @@ def main(
             language=language,
             hints=hints,
             echo=typer.echo,
+            port=port,
+            lan=lan,
         )
     except ServeError as error:
         raise _fail(str(error), 1) from None
@@ -362,6 +382,15 @@ def serve_command(
             "reserve runs; then the stand-in moves).",
         ),
     ] = _SERVE.clock_per_move,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            "--public-url",
+            metavar="URL",
+            help="The address people reach this server at (https://king.example.org behind "
+            "a reverse proxy): invitation links use it.",
+        ),
+    ] = None,
 ) -> None:
     """Serve tables in the browser for people to join with an invite link."""
     from king.bots import BotSpecError, strongest_bot
@@ -403,6 +432,7 @@ def serve_command(
             rated_seats_per_address=rated_seats_per_address or None,
             clock_reserve=clock_reserve,
             clock_per_move=clock_per_move,
+            public_url=public_url,
         )
     except ValueError as error:
         raise _fail(str(error), 2) from None

@@ -35,6 +35,7 @@ from king.server.board import board_document, checked_analysis
 from king.server.bus import Bus
 from king.server.config import ServerSettings
 from king.server.database import open_store
+from king.server.lan import qr_svg
 from king.server.languages import choose_language, language_names, page_messages
 from king.server.lease import LeaseError, LeaseService
 from king.server.people import People
@@ -58,6 +59,7 @@ from king.server.protocol import (
     LobbyInfo,
     PageStrings,
     SeatClaim,
+    SiteInfo,
     TableInfo,
 )
 from king.server.registry import Elsewhere, Registry
@@ -459,6 +461,18 @@ def _add_api(app: FastAPI) -> None:
     @app.get("/api/health")
     async def health() -> Health:
         return Health(ok=True, version=__version__, protocol=PROTOCOL_VERSION)
+
+    @app.get("/api/site")
+    async def site(request: Request) -> SiteInfo:
+        settings: ServerSettings = request.app.state.settings
+        public = None if settings.public_url is None else settings.public_url.rstrip("/")
+        phone = settings.lan_url or (None if public is None else f"{public}/")
+        return SiteInfo(
+            public_url=public,
+            lan_url=settings.lan_url,
+            phone_url=phone,
+            phone_qr=None if phone is None else qr_svg(phone),
+        )
 
     @app.get("/api/bots")
     async def bots() -> list[BotInfoModel]:

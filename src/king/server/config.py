@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import urllib.parse
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -70,8 +71,21 @@ class ServerSettings:
     clock_per_move: float = 15.0
     #: The local ``king``'s person: every request is theirs (no logins), under this name.
     local_player: str | None = None
+    #: The address people reach this server at (``https://king.example.org`` behind a
+    #: reverse proxy; the LAN address with ``king --lan``): invitation links use it
+    #: instead of whatever address the host's own browser used.
+    public_url: str | None = None
+    #: The address a phone on the home network opens (``king --lan``), shown with a QR code.
+    lan_url: str | None = None
 
     def __post_init__(self) -> None:
+        for name in ("public_url", "lan_url"):
+            value = getattr(self, name)
+            if value is not None and not _is_site(value):
+                raise ValueError(
+                    f"{name} must be an http:// or https:// address with no path, such as "
+                    f"https://king.example.org, not {value!r}"
+                )
         if not 0 <= self.bot_pause <= 10:
             raise ValueError(f"the bot pause must be 0-10 seconds, not {self.bot_pause}")
         if not 0 <= self.away_after <= 86400:
@@ -126,3 +140,14 @@ class ServerSettings:
             idle_close=None,
             trusted=True,
         )
+
+
+def _is_site(url: str) -> bool:
+    """Whether ``url`` is a site's address: http(s), a host, no path, query or fragment."""
+    try:
+        parts = urllib.parse.urlsplit(url)
+        port_ok = parts.port is None or 0 < parts.port < 65536
+    except ValueError:
+        return False
+    no_path = parts.path in ("", "/") and not parts.query and not parts.fragment
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and port_ok and no_path

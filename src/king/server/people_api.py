@@ -98,11 +98,18 @@ def cross_site(request: Request) -> JSONResponse | None:
     return None
 
 
+#: The addresses of this machine itself: only they are the local ``king``'s person.
+_THIS_MACHINE = ("127.0.0.1", "::1")
+
+
 def current_account(request: Request) -> Account | None:
-    """The account of the request's session (the local player at the local ``king``)."""
+    """The account of the request's session: at the local ``king``, the local player for
+    requests from this machine (a phone on the home network, ``king --lan``, comes as a
+    visitor, and plays as a guest)."""
     people = _people(request)
     local = request.app.state.settings.local_player
-    if local is not None:
+    client = request.client.host if request.client is not None else None
+    if local is not None and client in _THIS_MACHINE:
         return people.accounts.local(local)
     token = request.cookies.get(SESSION_COOKIE)
     return people.accounts.session(token) if token else None

@@ -57,6 +57,7 @@ __all__ = [
     "LobbyInfo",
     "BotInfoModel",
     "Health",
+    "SiteInfo",
     "PageStrings",
     "parse_client_message",
     "describe_validation_error",
@@ -593,3 +594,16 @@ class Health(_Model):
     ok: bool
     version: str
     protocol: int
+
+
+class SiteInfo(_Model):
+    """``GET /api/site``: where people reach this server.  ``public_url`` (null: the
+    address the page was opened at) is the base of invitation links; ``lan_url`` the
+    address a phone on the home network opens (``king --lan``); ``phone_url`` the one
+    to show a phone (the LAN address, else the public one, else null) with
+    ``phone_qr``, its QR code as SVG."""
+
+    public_url: str | None
+    lan_url: str | None
+    phone_url: str | None
+    phone_qr: str | None

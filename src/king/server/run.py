@@ -26,6 +26,7 @@ from king.rules import Rules
 from king.server.app import create_app
 from king.server.config import ServerSettings
 from king.server.database import open_store
+from king.server.lan import choose_address, interface_addresses, qr_terminal
 from king.server.lease import LeaseError, LeaseService
 from king.server.people import rated_refusal
 from king.server.protocol import CreateTableRequest, SeatRequest
@@ -90,13 +91,44 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+#: The local game's port: the same every day, so that a bookmark or a home-screen icon
+#: (and the offline game the browser keeps for that address) still finds it.
+LOCAL_PORT = 8765
+
+
 def _url(sock: socket.socket) -> str:
+    """The address to print for a bound socket; for every interface (0.0.0.0), the one
+    a phone on the home network reaches (:mod:`king.server.lan`), else this machine's."""
     host, port = sock.getsockname()[:2]
     if ":" in host:
         host = f"[{host}]"
     if host in ("0.0.0.0", "[::]"):
-        host = socket.gethostname()
+        host = choose_address(interface_addresses()) or "127.0.0.1"
     return f"http://{host}:{port}"
+
+
+def _bind_local(host: str, port: int | None, echo: Callable[[str], None]) -> socket.socket:
+    """The local game's socket: ``port``, else :data:`LOCAL_PORT` or, when that is taken
+    (another program, another ``king`` with another database), any free one, said."""
+    if port is not None:
+        return bind(host, port)
+    try:
+        return bind(host, LOCAL_PORT)
+    except ServeError:
+        sock = bind(host, 0)
+        echo(
+            f"king: port {LOCAL_PORT} is taken, so this game is at port "
+            f"{sock.getsockname()[1]} for now (king --port PORT chooses one)"
+        )
+        return sock
+
+
+def lan_lines(lan_url: str) -> list[str]:
+    """What ``king --lan`` prints: the address a phone opens, and its QR code."""
+    return [
+        f"king: on a phone on the same network (Wi-Fi), open {lan_url} — or scan this:",
+        qr_terminal(lan_url).rstrip("\n"),
+    ]
 
 
 def _open_store(settings: ServerSettings) -> EventStore:
@@ -209,11 +241,15 @@ def run_local(
     language: str | None = None,
     hints: bool = False,
     echo: Callable[[str], None] = print,
+    port: int | None = None,
+    lan: bool = False,
 ) -> None:
-    """Serve on 127.0.0.1 (a free port) and open the browser at a table where the person
-    plays seat 0 against ``bots``.  The last unfinished local game is resumed unless
-    ``new`` is set; its table and token are kept beside the database.  With ``language``
-    the page opens in it (``?lang=tr``) instead of the browser's language.  When another
+    """Serve on 127.0.0.1 (:data:`LOCAL_PORT`, or ``port``) and open the browser at a
+    table where the person plays seat 0 against ``bots``; with ``lan``, on every
+    interface, printing the address and QR code a phone on the home network opens.  The
+    last unfinished local game is resumed unless ``new`` is set; its table and token are
+    kept beside the database.  With ``language`` the page opens in it (``?lang=tr``)
+    instead of the browser's language.  When another
     ``king`` already serves this database, its table is opened instead (a new one there
     with ``new``).  ``hints`` lets a new game's person ask the engine for hints."""
     # Only its owner reaches it: no limits on visitors, and every request is theirs.
@@ -238,17 +274,28 @@ def run_local(
     except StoreError as error:
         raise ServeError(str(error)) from None
     try:
-        sock = bind("127.0.0.1", 0)
+        sock = _bind_local("0.0.0.0" if lan else "127.0.0.1", port, echo)
     except ServeError:
         store.close()
         raise
-    url = _url(sock)
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    lan_url = None
+    if lan:
+        chosen = choose_address(interface_addresses())
+        if chosen is None:
+            echo("king: this computer has no network address a phone could reach")
+        else:
+            lan_url = f"http://{chosen}:{sock.getsockname()[1]}/"
+            settings = replace(settings, lan_url=lan_url, public_url=lan_url)
 
     def ready(registry: Registry) -> None:
         table_id, token = _local_table(registry, saved, bots, rules, new, hints)
         _write_note(running, {"url": url, "pid": os.getpid()})
         address = local_address(url, table_id, token, language)
         echo(f"king: your table is at {address}")
+        if lan_url is not None:
+            for line in lan_lines(lan_url):
+                echo(line)
         echo("king: Ctrl-C stops the server (the game is saved; `king` resumes it)")
         sys.stdout.flush()
         if open_browser:

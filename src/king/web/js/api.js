@@ -125,9 +125,22 @@ export function saveSpeed(speed) {
   storage()?.setItem("king:speed", speed);
 }
 
-/** The absolute invite link of a table. */
+let site = null;
+
+/** Where people reach this server (GET /api/site): its public address, the address a
+ * phone on the home network opens and its QR code; asked once a page. */
+export async function loadSite() {
+  if (site === null) {
+    site = await call("GET", "/api/site").catch(() => ({ public_url: null, lan_url: null, phone_url: null, phone_qr: null }));
+  }
+  return site;
+}
+
+/** The absolute invite link of a table: at the server's public address when it has one
+ * (behind a proxy, or king --lan), not whatever address this browser used. */
 export function inviteLink(table) {
-  return `${window.location.origin}/t/${encodeURIComponent(table)}`;
+  const base = site?.public_url ?? window.location.origin;
+  return `${base}/t/${encodeURIComponent(table)}`;
 }
 
 /** Copy text to the clipboard; false when the browser refuses (then select it instead). */

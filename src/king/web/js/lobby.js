@@ -2,7 +2,7 @@
 // the form that creates a table.
 
 import { installAccount, onAccountChange, renderAccount } from "./account.js";
-import { api, ApiError, copyText, inviteLink, loadName, saveName, saveToken } from "./api.js";
+import { api, ApiError, copyText, inviteLink, loadName, loadSite, saveName, saveToken } from "./api.js";
 import { showRules } from "./dialogs.js";
 import { keepOffline, keepWhenInstalled, offlineManifest, offlineStatus, registerServiceWorker } from "./offline/install.js";
 import { errorText } from "./reasons.js";
@@ -233,6 +233,25 @@ async function serverUnreachable() {
   }
 }
 
+/** "Play on your phone": the address a phone on the home network opens, and its QR code
+ * (king --lan; a server's public address otherwise), or how to get one. */
+async function showPhone() {
+  const info = await loadSite();
+  const url = info.phone_url;
+  $("phone-help").textContent = t(url ? "phone.open" : "phone.noLan");
+  const link = $("phone-url");
+  link.textContent = url ?? "";
+  link.href = url ?? "";
+  link.hidden = !url;
+  const image = $("phone-qr");
+  image.hidden = !info.phone_qr;
+  if (info.phone_qr) {
+    image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(info.phone_qr)}`;
+    image.alt = t("phone.qr", { url });
+  }
+  $("dlg-phone").showModal();
+}
+
 /** The lobby's offline panel: play on this device, and keep the game for offline use. */
 async function installOffline() {
   const status = await offlineStatus();
@@ -285,7 +304,9 @@ async function main() {
   $("create-rated").addEventListener("change", applyRated);
   onAccountChange(formForAccount);
   installOffline();
-  await Promise.all([installAccount(), buildSeatChoices()]);
+  $("btn-phone").addEventListener("click", showPhone);
+  $("phone-close").addEventListener("click", () => $("dlg-phone").close());
+  await Promise.all([installAccount(), buildSeatChoices(), loadSite()]);
   await refresh();
   window.setInterval(refresh, 4000);
 }

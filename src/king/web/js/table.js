@@ -1,7 +1,7 @@
 // The table page: connect to the table, apply each state the server sends in order
 // (animating the cards as they are played), and send the person's choices.
 
-import { api, ApiError, forgetToken, loadName, loadSpeed, loadToken, saveName, saveSpeed, saveToken } from "./api.js";
+import { api, ApiError, forgetToken, loadName, loadSite, loadSpeed, loadToken, saveName, saveSpeed, saveToken } from "./api.js";
 import { Connection } from "./connection.js";
 import { LocalConnection } from "./offline/connection.js";
 import { keepOffline, keepWhenInstalled, offlineManifest, offlineStatus, registerServiceWorker } from "./offline/install.js";
@@ -637,6 +637,7 @@ async function main() {
   keepWhenInstalled();
   document.body.classList.toggle("offline-game", offline);
   await loadStrings();
+  if (!offline) await loadSite();
   applyStrings();
   installLanguageSelect();
   onLanguageChange(redraw);
