@@ -65,16 +65,18 @@ def main(
         typer.Option(
             "--bots",
             metavar="BOTS",
-            help=f"Without a command: the three computer players, comma-separated: "
-            f"{bot_names()} (default: the strongest bot in every seat).",
+            help=f"Without a command: the three computer players, comma-separated, or one "
+            f"for all three: {bot_names()} (default: the strongest bot in every seat).",
         ),
     ] = None,
     rules: Annotated[
-        str,
+        str | None,
         typer.Option(
-            "--rules", metavar="NAME", help="Without a command: classic, pagat or turkish."
+            "--rules",
+            metavar="NAME",
+            help="Without a command: classic, pagat or turkish (default: classic).",
         ),
-    ] = "classic",
+    ] = None,
     db: Annotated[
         Path | None,
         typer.Option(
@@ -146,11 +148,13 @@ def main(
     from king.server.store import default_db_path
 
     specs = [strongest_bot()] * 3 if bots is None else [b.strip() for b in bots.split(",")]
+    if len(specs) == 1:
+        specs *= 3  # one bot for all three seats
     if len(specs) != 3 or not all(specs):
-        raise _fail(f"--bots needs three bots separated by commas, not {bots!r}", 2)
+        raise _fail(f"--bots needs one bot, or three separated by commas, not {bots!r}", 2)
     try:
         specs = _with_notice(lambda: [check_bot_spec(spec) for spec in specs], specs)
-        preset = Rules.preset(rules)
+        preset = Rules.preset(rules or "classic")
     except (BotSpecError, RulesError) as error:
         raise _fail(str(error), 2) from None
     language = None if lang is None else _language(lang)
@@ -171,6 +175,7 @@ def main(
             echo=typer.echo,
             port=port,
             lan=lan,
+            asked=[flag for flag, given in (("--bots", bots), ("--rules", rules)) if given],
         )
     except ServeError as error:
         raise _fail(str(error), 1) from None
@@ -680,7 +685,7 @@ def _table(report: ReplayReport) -> str:
         state = "" if deal.is_over else f"  (in play, {deal.trick_count} tricks)"
         declarer = names[deal.declarer]
         lines.append(
-            f"{number:>4}  {declarer:<10}  {deal.declaration.title:<12}"
+            f"{number + 1:>4}  {declarer:<10}  {deal.declaration.title:<12}"
             + "".join(f"{p:>11}" for p in points)
             + "   "
             + " ".join(f"{t:>6}" for t in running)
@@ -817,7 +822,7 @@ def _analysis_table(record: dict[str, Any], names: list[str]) -> str:
             else:
                 what = f"trick {d['play'] // 4 + 1}: {names[d['seat']]} played {d['chosen']}"
             mistakes.append(
-                f"  deal {number}, {what}; {d['best']} was better by {d['loss']:.0f} "
+                f"  deal {number + 1}, {what}; {d['best']} was better by {d['loss']:.0f} "
                 f"(± {d['error']:.0f})"
             )
     lines.append("-" * len(head))

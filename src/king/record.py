@@ -76,13 +76,15 @@ class Fault:
 
     @property
     def where(self) -> str:
-        """The place, numbered as RECORD.md numbers it (deals and plays from 0):
-        ``deal 1, play 1, seat 3 played 2S``; empty for a fault of the whole record."""
+        """The place, for people, who count deals and plays from 1 (:meth:`to_json` keeps
+        the record's own numbers, from 0): ``deal 2, play 2, seat 3 played 2S`` is the
+        record's deal 1, play 1; seats keep the record's 0-3, as the rules' own sentences
+        name them.  Empty for a fault of the whole record."""
         where = []
         if self.deal is not None:
-            where.append(f"deal {self.deal}")
+            where.append(f"deal {self.deal + 1}")
         if self.play is not None:
-            where.append(f"play {self.play}")
+            where.append(f"play {self.play + 1}")
         if self.seat is not None:
             where.append(f"seat {self.seat}" + (f" played {self.card}" if self.card else ""))
         return ", ".join(where)

@@ -61,7 +61,8 @@ def test_replay_table_shows_deals_points_and_running_totals() -> None:
     lines = result.stdout.splitlines()
     assert "deal" in lines[0]
     assert "running totals" in lines[0]
-    assert any(line.split()[:4] == ["0", "Deniz", "Trumps", "(♦)"] for line in lines)
+    assert any(line.split()[:4] == ["1", "Deniz", "Trumps", "(♦)"] for line in lines)
+    assert any(line.split()[:2] == ["20", "Cem"] for line in lines), "deals count from 1"
     assert "-910" in result.stdout
     assert "530" in result.stdout
     assert "complete game (classic)" in result.stdout
@@ -70,7 +71,7 @@ def test_replay_table_shows_deals_points_and_running_totals() -> None:
 def test_replay_table_of_an_invalid_record_says_where() -> None:
     result = king("replay", str(EXAMPLES / "illegal-play.json"))
     assert result.returncode == 1
-    assert "INVALID at deal 1, play 1, seat 3 played 2S: seat 3 must follow diamonds" in (
+    assert "INVALID at deal 2, play 2, seat 3 played 2S: seat 3 must follow diamonds" in (
         result.stdout
     )
 
@@ -256,8 +257,15 @@ def test_help_lists_every_registered_bot_and_shows_defaults() -> None:
 
 
 def test_replay_and_resume_place_a_fault_alike(tmp_path: Path) -> None:
-    """One numbering everywhere, RECORD.md's: deals and plays count from 0."""
-    where = "deal 1, play 1, seat 3 played 2S"
+    """One numbering everywhere a person reads: deals and plays from 1 (the record's deal
+    1, play 1), and the record's own, from 0, in the JSON."""
+    where = "deal 2, play 2, seat 3 played 2S"
+    error = json.loads(king("replay", str(EXAMPLES / "illegal-play.json"), "--json").stdout)
+    assert {k: error["error"][k] for k in ("deal", "play", "seat")} == {
+        "deal": 1,
+        "play": 1,
+        "seat": 3,
+    }
     assert where in king("replay", str(EXAMPLES / "illegal-play.json")).stdout
     resumed = king("play", "--resume", str(EXAMPLES / "illegal-play.json"))
     assert resumed.returncode == 2 and where in resumed.stderr

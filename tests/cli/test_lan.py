@@ -56,7 +56,7 @@ def local_king(
     """``king ARGS`` (no browser, its own database) until it says how it stops."""
     command = [sys.executable, "-m", "king", "--no-browser", "--db", str(tmp_path / "k.db")]
     process = subprocess.Popen(
-        [*command, "--bots", "rule,rule,rule", *args],
+        [*command, *([] if "--bots" in args else ["--bots", "rule,rule,rule"]), *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -193,3 +193,22 @@ def test_king_serve_builds_invitations_on_its_public_address(
         page.locator("#btn-invite").click()
         assert page.locator("#invite-link").input_value() == f"{public}/t/{table['table']}"
         page.close()
+
+
+def test_one_bot_fills_the_three_seats_and_a_resumed_game_says_what_it_does_not_use(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    with local_king(tmp_path, "--port", str(port), "--bots", "random") as (_, lines):
+        tables = httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=10).json()["open"]
+        assert [s["bot"] for s in tables[0]["seats"]] == [None, "random", "random", "random"]
+        assert not any("not used" in line for line in lines)
+    with local_king(tmp_path, "--port", str(port), "--bots", "rule", "--rules", "pagat") as (
+        _,
+        lines,
+    ):
+        said = "\n".join(lines)
+        assert "your unfinished game goes on, so --bots and --rules are not used" in said
+        assert "(add --new to start a new game with them)" in said
+        tables = httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=10).json()["open"]
+        assert [s["bot"] for s in tables[0]["seats"]] == [None, "random", "random", "random"]

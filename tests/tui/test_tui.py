@@ -298,7 +298,7 @@ def test_resume_refuses_bad_files_with_a_clear_reason(tmp_path: Path) -> None:
     bad = next(c for c in CardSet.full() if not deal.is_legal(c))
     record["deals"][0]["plays"] = str(bad)
     refusal = attempt(json.dumps(record))
-    assert "is not a valid game record: deal 0, play 0, seat 1 played AS: seat" in refusal
+    assert "is not a valid game record: deal 1, play 1, seat 1 played AS: seat" in refusal
     record["deals"][0]["plays"] = ""
     record["extra"] = {"king_play": {"seat": 7, "bots": BOTS}}
     assert "extra.king_play.seat must be a seat 0-3" in attempt(json.dumps(record))

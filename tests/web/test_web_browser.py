@@ -122,10 +122,10 @@ def test_two_people_share_a_table_with_two_bots(browser: Browser, server: Server
     assert page_b.locator(".join-rules").inner_text() == "Rules: Classic"
     seats = page_b.locator(".join-seats li").all_inner_texts()
     assert seats == [
-        "Seat 0 taken by Ada (guest)",
-        "Seat 1 free",
-        "Seat 2 computer player (random)",
+        "Seat 1 taken by Ada (guest)",  # people count seats from 1
+        "Seat 2 free",
         "Seat 3 computer player (random)",
+        "Seat 4 computer player (random)",
     ]
     page_b.fill("#join-name", "Bo")
     page_b.click('#dlg-join button[data-seat="1"]')

@@ -243,6 +243,7 @@ def run_local(
     echo: Callable[[str], None] = print,
     port: int | None = None,
     lan: bool = False,
+    asked: Sequence[str] = (),
 ) -> None:
     """Serve on 127.0.0.1 (:data:`LOCAL_PORT`, or ``port``) and open the browser at a
     table where the person plays seat 0 against ``bots``; with ``lan``, on every
@@ -251,7 +252,9 @@ def run_local(
     kept beside the database.  With ``language`` the page opens in it (``?lang=tr``)
     instead of the browser's language.  When another
     ``king`` already serves this database, its table is opened instead (a new one there
-    with ``new``).  ``hints`` lets a new game's person ask the engine for hints."""
+    with ``new``).  ``hints`` lets a new game's person ask the engine for hints.
+    ``asked`` names the options the person gave for a new game (``--bots``, …): when the
+    saved game goes on instead, they are told that those options wait for ``--new``."""
     # Only its owner reaches it: no limits on visitors, and every request is theirs.
     settings = replace(settings.unbounded(), local_player=LOCAL_NAME)
     if not isinstance(settings.db, Path):
@@ -289,9 +292,16 @@ def run_local(
             settings = replace(settings, lan_url=lan_url, public_url=lan_url)
 
     def ready(registry: Registry) -> None:
-        table_id, token = _local_table(registry, saved, bots, rules, new, hints)
+        table_id, token, resumed = _local_table(registry, saved, bots, rules, new, hints)
         _write_note(running, {"url": url, "pid": os.getpid()})
         address = local_address(url, table_id, token, language)
+        if resumed and asked:
+            given = " and ".join(asked)
+            verb = "is" if len(asked) == 1 else "are"
+            echo(
+                f"king: your unfinished game goes on, so {given} {verb} not used "
+                "(add --new to start a new game with them)"
+            )
         echo(f"king: your table is at {address}")
         if lan_url is not None:
             for line in lan_lines(lan_url):
@@ -393,9 +403,9 @@ def _local_table(
     rules: Rules,
     new: bool,
     hints: bool = False,
-) -> tuple[str, str]:
-    """The local game to open: the saved unfinished one (unless hints are asked for and
-    it has none), or a new one."""
+) -> tuple[str, str, bool]:
+    """The local game to open, its token, and whether it is the saved unfinished one
+    (unless hints are asked for and it has none) rather than a new one."""
     if not new and saved.is_file():
         data = _read_note(saved)
         try:
@@ -403,7 +413,7 @@ def _local_table(
             token = str(data["token"]) if data is not None else ""
             resumable = table is not None and table.is_open and table.authenticate(token) == 0
             if resumable and table is not None and (table.hints or not hints):
-                return table.id, token
+                return table.id, token, True
         except (KeyError, StoreError):
             pass  # an unreadable note only means a new game
     people = registry.people
@@ -411,4 +421,4 @@ def _local_table(
     table, _, new_token = registry.create(_local_request(bots, rules, hints), account=account)
     assert new_token is not None
     _write_note(saved, {"table": table.id, "token": new_token})
-    return table.id, new_token
+    return table.id, new_token, False

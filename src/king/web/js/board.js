@@ -47,7 +47,7 @@ function banner(text) {
 
 function names() {
   const players = view.board?.players;
-  return [0, 1, 2, 3].map((seat) => players?.[seat] || t("table.seat", { n: seat }));
+  return [0, 1, 2, 3].map((seat) => players?.[seat] || t("table.seat", { n: seat + 1 }));
 }
 
 /** Every card of a deal in play order: who played it, in which trick. */

@@ -9,7 +9,11 @@ import { contractBoard, contractName, el, seatName, wrap } from "./render.js";
 import { t } from "./strings.js";
 
 function open(dialog) {
-  if (!dialog.open) dialog.showModal();
+  if (dialog.open) return;
+  dialog.showModal();
+  // Its main button has the focus (Enter closes it), but the dialog opens at its top,
+  // title in view: a long one (the game over) would otherwise open at its bottom.
+  dialog.scrollTop = 0;
 }
 
 /** The dialog's title, which names it for screen readers (aria-labelledby). */
@@ -350,7 +354,7 @@ export function showLastTrick(ctx) {
 
 /** A taken person's seat as the join dialog names it (a guest marked). */
 function seatShown(seat) {
-  const name = seat.name ?? t("table.seat", { n: seat.seat });
+  const name = seat.name ?? t("table.seat", { n: seat.seat + 1 });
   return seat.guest && seat.name ? t("table.guest", { name }) : name;
 }
 
@@ -379,7 +383,7 @@ export function askToJoin(ctx, info, account = null) {
             : t("join.seatFree");
       const item = el("li", seat.kind === "human" && !seat.claimed ? "free" : "", "");
       item.dataset.seat = String(seat.seat);
-      item.append(el("strong", "", t("table.seat", { n: seat.seat })), " ", who);
+      item.append(el("strong", "", t("table.seat", { n: seat.seat + 1 })), " ", who);
       list.append(item);
     }
     about.append(list);

@@ -127,11 +127,11 @@ async function buildSeatChoices() {
   const chosen = [...box.querySelectorAll("select")].map((select) => select.value);
   box.replaceChildren();
   const you = el("div", "seat-choice");
-  you.append(el("span", "", t("lobby.seat", { n: 0 })), el("strong", "", t("lobby.seat.you")));
+  you.append(el("span", "", t("lobby.seat", { n: 1 })), el("strong", "", t("lobby.seat.you")));
   box.append(you);
   for (let seat = 1; seat < 4; seat += 1) {
     const label = el("label", "seat-choice");
-    label.append(el("span", "", t("lobby.seat", { n: seat })));
+    label.append(el("span", "", t("lobby.seat", { n: seat + 1 })));
     const select = el("select");
     select.name = `seat${seat}`;
     select.id = `seat-${seat}`;

@@ -18,10 +18,10 @@ function el(tag, className, text) {
 export function seatName(ctx, seat) {
   if (ctx.seat !== null && seat === ctx.seat) return t("table.you");
   const info = ctx.table?.seats?.[seat];
-  if (!info) return t("table.seat", { n: seat });
+  if (!info) return t("table.seat", { n: seat + 1 });
   if (info.kind === "bot") return t("table.bot", { bot: info.bot, n: seat });
   if (info.name && info.guest) return t("table.guest", { name: info.name });
-  return info.name ?? t("table.seat", { n: seat });
+  return info.name ?? t("table.seat", { n: seat + 1 });
 }
 
 export function contractName(contract, trump) {

@@ -251,8 +251,18 @@ async function endOfDeal(message, hurry) {
   const before = ctx.state;
   if (before) {
     // The finished deal as it stands after its last card: nothing of the next one yet
-    // (what each player took is the finished deal's, the last trick included).
-    const view = { ...before.view, hand: before.view.hand.filter((c) => c !== event.card), to_act: null, trick: [] };
+    // (what each player took is the finished deal's, the last trick included), and its
+    // numbers final, as the summary shows them: the deal's points, the new totals.
+    const result = message.view.results[message.view.results.length - 1];
+    const view = {
+      ...before.view,
+      hand: before.view.hand.filter((c) => c !== event.card),
+      to_act: null,
+      trick: [],
+      points: result ? result.points : before.view.points,
+      totals: message.view.totals,
+      tricks_won: message.taken?.tricks ?? before.view.tricks_won,
+    };
     ctx.state = { ...before, view, legal: [], declarations: [], taken: message.taken };
   }
   setPending(false);

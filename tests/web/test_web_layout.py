@@ -1,0 +1,146 @@
+"""The table's layout at the eight sizes of the phone tests, in Debian's Chromium: no
+element that carries text overlaps another, the numbers on the table are the summary's
+while it is open, your own seat's points stay on the table sideways, and every dialog
+opens with its title in view (the game over too, with no box scrolling inside it)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from king.server.process import ServerProcess
+from tests.support.pages import CHOICES, LEGAL, asked
+from tests.web.test_web_phone import QUICK_SIZES, SIZES, open_table
+
+#: Every element that carries text on the felt and in the top bar, with its box; an
+#: overlap is two of them (neither inside the other) sharing more than 2 px².
+OVERLAPS = """() => {
+  const selector = [".topbar .brand", "#deal-info > span", ".topbar .actions > :is(button, a)",
+    ".seat", "#turn", "#contract", "#btn-hint"].join(", ");
+  const shown = [...document.querySelectorAll(selector)].filter((node) => {
+    const box = node.getBoundingClientRect();
+    const style = getComputedStyle(node);
+    return box.width > 0 && box.height > 0 && style.visibility !== "hidden"
+      && style.display !== "none" && node.textContent.trim() !== "";
+  });
+  const found = [];
+  for (let i = 0; i < shown.length; i += 1) {
+    for (let j = i + 1; j < shown.length; j += 1) {
+      const [a, b] = [shown[i], shown[j]];
+      if (a.contains(b) || b.contains(a)) continue;
+      const p = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+      const w = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+      const h = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+      const name = (n) => n.id || n.className || n.tagName;
+      if (w > 0 && h > 0 && w * h > 2) {
+        found.push(`${name(a)} × ${name(b)}: ${Math.round(w)}x${Math.round(h)}`);
+      }
+    }
+  }
+  return found;
+}"""
+
+#: The open summary's numbers and the table's behind it, per seat: the deal's points
+#: and the total (the score column where it shows, else the seat boxes' points).
+NUMBERS = """() => {
+  const number = (node) => Number(node.textContent.replace("−", "-"));
+  const cells = (row) => [...row.querySelectorAll("td.num")].map(number);
+  const summary = [...document.querySelectorAll("#dlg-summary table.summary tbody tr")].map(cells);
+  const seats = [...document.querySelectorAll(".seat[data-seat]")]
+    .sort((a, b) => Number(a.dataset.seat) - Number(b.dataset.seat))
+    .map((seat) => number(seat.querySelector(".chip.points")));
+  const sidebar = document.querySelector("#scores table");
+  const shown = sidebar && sidebar.getBoundingClientRect().width > 0;
+  const scores = shown ? [...sidebar.querySelectorAll("tbody tr")].map(cells) : [];
+  return { summary, seats, scores };
+}"""
+
+#: Whether a dialog's title is inside the screen (and the dialog's own viewport).
+TITLE_IN_VIEW = """(id) => {
+  const dialog = document.getElementById(id);
+  const title = dialog.querySelector("h2");
+  const box = title.getBoundingClientRect(), frame = dialog.getBoundingClientRect();
+  const top = Math.max(0, frame.top) - 1, bottom = Math.min(innerHeight, frame.bottom) + 1;
+  return box.top >= top && box.bottom <= bottom;
+}"""
+
+#: Boxes inside a dialog that scroll on their own (a scroll inside the scroll).
+NESTED_SCROLLS = """(id) => [...document.getElementById(id).querySelectorAll("*")].filter((n) => {
+  const node = n, style = getComputedStyle(node);
+  return /(auto|scroll)/.test(style.overflowY) && node.scrollHeight > node.clientHeight + 1;
+}).map((node) => node.className || node.tagName)"""
+
+
+def sizes() -> list[Any]:
+    return [
+        pytest.param(
+            size, id=f"{size[0]}x{size[1]}", marks=() if size in QUICK_SIZES else pytest.mark.slow
+        )
+        for size in SIZES
+    ]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("layout") / "king.db", bot_pause=0) as process:
+        yield process
+
+
+def play_to_the_summary(page: Page, overlaps: list[str]) -> None:
+    """Declare and play (checking the layout as the deal goes) until the summary opens."""
+    deadline = time.monotonic() + 90
+    while (now := asked(page)) != "summary":
+        assert time.monotonic() < deadline, "the deal did not end"
+        overlaps.extend(page.evaluate(OVERLAPS))
+        if now == "declare":  # No Hearts: the seats' boxes fill with the hearts taken
+            hearts = page.locator(f"{CHOICES}[data-contract='no-hearts']:not([disabled])")
+            (hearts if hearts.count() else page.locator(f"{CHOICES}:not([disabled])")).first.click()
+        elif now == "play":
+            page.locator(LEGAL).first.click()
+
+
+@pytest.mark.parametrize("size", sizes())
+def test_a_deal_at_every_size_overlaps_nothing_and_ends_with_the_summary_s_numbers(
+    browser: Browser, server: ServerProcess, size: tuple[int, int]
+) -> None:
+    page = open_table(browser, server, size, seed=12, motion="reduce")
+    page.wait_for_selector("#hand .card")
+    overlaps: list[str] = []
+    play_to_the_summary(page, overlaps)
+    assert not overlaps, sorted(set(overlaps))
+    assert page.evaluate(TITLE_IN_VIEW, "dlg-summary")
+    numbers = page.evaluate(NUMBERS)
+    points = [row[0] for row in numbers["summary"]]
+    totals = [row[1] for row in numbers["summary"]]
+    assert numbers["seats"] == points, "the seats show the deal's points, as the summary"
+    if numbers["scores"]:
+        assert [row[0] for row in numbers["scores"]] == points
+        assert [row[1] for row in numbers["scores"]] == totals
+    if size[1] < 520:  # sideways: your own seat stays on the table, small
+        mine = page.locator('.seat[data-pos="bottom"] .chip.points')
+        box = mine.bounding_box()
+        assert box is not None and box["y"] + box["height"] <= size[1] and box["x"] >= 0
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", sizes())
+def test_the_game_over_opens_at_its_title_and_scrolls_as_one(
+    browser: Browser, server: ServerProcess, size: tuple[int, int]
+) -> None:
+    # Four bots play a whole game while a spectator watches (they move for watchers).
+    body = {"seats": [{"kind": "bot", "bot": "rule"}] * 4, "seat": None, "name": "Ada", "seed": 3}
+    table = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()["table"]
+    context = browser.new_context(
+        viewport={"width": size[0], "height": size[1]}, reduced_motion="reduce"
+    )
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{table}?watch")
+    page.wait_for_selector("#dlg-sheet[open] .game-over", timeout=120000)
+    assert page.evaluate(TITLE_IN_VIEW, "dlg-sheet"), "the game over opens at its title"
+    assert page.evaluate(NESTED_SCROLLS, "dlg-sheet") == []
+    context.close()
