@@ -82,7 +82,7 @@ def test_king_keeps_its_games_in_the_user_data_folder(tmp_path: Path) -> None:
 def test_bad_options_get_one_line_and_no_traceback(tmp_path: Path) -> None:
     db = str(tmp_path / "x.db")
     for args, text in [
-        (("--bots", "random,random"), "three bots"),
+        (("--bots", "random,random"), "one bot, or three"),
         (("--bots", "cmd:ls,random,random"), "external programs"),
         (("--bots", "nobody,random,random"), "no bot is called"),
         (("--rules", "poker", "--bots", "random,random,random"), "not a rules preset"),

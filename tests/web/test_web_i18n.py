@@ -174,7 +174,7 @@ def test_the_language_is_remembered_and_set_by_the_address(
     wait_language(page, "es")
     assert page.locator("#create-title").inner_text() == web_message("es", "lobby.create")
     seat = page.locator("#seat-choices .seat-choice span").first.inner_text()
-    assert seat == web_message("es", "lobby.seat", n=0)
+    assert seat == web_message("es", "lobby.seat", n=1)  # people count seats from 1
     page.reload()
     wait_language(page, "es")
     assert page.evaluate("localStorage.getItem('king:lang')") == "es"

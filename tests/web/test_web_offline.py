@@ -194,7 +194,9 @@ def test_a_newer_build_waits_for_the_next_game_and_then_the_older_one_goes(
         page = phone.new_page()
         keep_for_offline(page, server.url)
         build = ready(page, server.url)
-        # A game begun under an older build that this device still keeps...
+        # A game begun under an older build that this device still keeps (edited from
+        # the lobby, where no worker runs to save over the edit)...
+        page.goto(f"{server.url}/")
         page.evaluate(KEEP_AS_OLDER, [build, OLD])
         page.evaluate(EDIT_SAVED, {"build": OLD})
         # ...goes on under that build, and the page says the new one comes next game.
@@ -203,6 +205,7 @@ def test_a_newer_build_waits_for_the_next_game_and_then_the_older_one_goes(
             "A new version of King is ready: it starts with your next game."
         )
         # Once that game is over, the next one is the new build's, and the older files go.
+        page.goto(f"{server.url}/")
         page.evaluate(EDIT_SAVED, {"over": True})
         assert ready(page, server.url) == build
         page.wait_for_function(
@@ -217,6 +220,7 @@ def test_a_damaged_save_is_refused_in_words_and_a_new_game_offered(
         page = phone.new_page()
         errors = watch_errors(page)
         ready(page, server.url)
+        page.goto(f"{server.url}/")  # no worker here to save over the edit
         page.evaluate(EDIT_SAVED, {"text": '{"format": "king-offline-game/1", "seat": '})
         page.goto(f"{server.url}{OFFLINE}")
         refused = page.locator("#offline-refused")
