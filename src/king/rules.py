@@ -338,6 +338,11 @@ class Rules:
             return best_name
         return {"preset": best_name} | best_diff
 
+    @property
+    def toggles_on(self) -> list[str]:
+        """The optional rules in force, in the order of RULES.md."""
+        return [name for name in TOGGLES if getattr(self, name)]
+
     def differences(self, other: Rules) -> dict[str, bool]:
         """The toggles whose value here differs from ``other``, with their value here."""
         return {

@@ -1,20 +1,16 @@
 """The person's messages to the offline table, read with the standard library: the
-server's checks (:func:`king.server.protocol.parse_client_message`, on pydantic, which
-the page's Python does not have) for the messages one person with bots sends, refused
-with the same codes: ``too_large``, ``bad_json``, ``invalid`` and ``version``."""
+server's envelope (:func:`king.messages.read_envelope`), then each type's fields, which
+the server checks with pydantic (the page's Python has none), refused with the same
+codes: ``too_large``, ``bad_json``, ``invalid`` and ``version``."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from king.jsontext import JSONTextError, is_int, loads
-from king.messages import PROTOCOL_VERSION
-from king.texts import quoted
+from king.messages import MessageError, read_envelope
 
-__all__ = ["MAX_MESSAGE_BYTES", "KINDS", "RequestError", "read_request"]
+__all__ = ["KINDS", "read_request"]
 
-#: The largest message the table reads, in bytes (the server's limit).
-MAX_MESSAGE_BYTES = 4096
 #: Each message type and its fields besides ``v`` and ``type``: required or not.
 KINDS: dict[str, dict[str, bool]] = {
     "hello": {"token": True},
@@ -29,48 +25,14 @@ _TEXT_LENGTHS = {"token": (1, 128), "contract": (1, 20), "card": (2, 3)}
 _CHOICES = {"trump": ("S", "H", "D", "C"), "speed": ("fast", "normal", "slow")}
 
 
-class RequestError(ValueError):
-    """A message the table cannot read; ``code`` is the server's word for it."""
-
-    def __init__(self, code: str, message: str, about: str | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.about = about
-
-
 def read_request(text: str) -> dict[str, Any]:
-    """One message, checked: a JSON object in this protocol's version, of a known type,
-    with exactly its fields, each of the right kind."""
-    size = len(text.encode())
-    if size > MAX_MESSAGE_BYTES:
-        raise RequestError(
-            "too_large", f"the message has {size} bytes; the limit is {MAX_MESSAGE_BYTES}"
-        )
-    try:
-        raw = loads(text)
-    except JSONTextError as error:
-        raise RequestError(
-            "bad_json", f"the message is not JSON that is read here: {error}"
-        ) from None
-    if not isinstance(raw, dict):
-        raise RequestError("invalid", f"a message is a JSON object, not {type(raw).__name__}")
-    kind = raw.get("type")
-    about = kind if isinstance(kind, str) and kind in KINDS else None
-    version = raw.get("v")
-    if not is_int(version) or version != PROTOCOL_VERSION:
-        raise RequestError(
-            "version",
-            f'protocol version {quoted(version)} is not spoken here: send "v": {PROTOCOL_VERSION}',
-            about,
-        )
-    if about is None:
-        raise RequestError(
-            "invalid", f"unknown message type {quoted(kind)}: use one of {', '.join(KINDS)}"
-        )
+    """One message, checked: the envelope the server reads first
+    (:func:`king.messages.read_envelope`), then exactly its type's fields, each of the
+    right kind; :class:`~king.messages.MessageError` otherwise."""
+    raw, about = read_envelope(text, KINDS)
     problems = _field_problems(raw, KINDS[about])
     if problems:
-        raise RequestError("invalid", "; ".join(problems), about)
+        raise MessageError("invalid", "; ".join(problems), about)
     return raw
 
 

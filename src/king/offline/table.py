@@ -19,11 +19,12 @@ from king.board import board_document
 from king.bots import Bot, bot_player_name, bot_seed, make_bot
 from king.cards import Card, CardParseError, Suit
 from king.game import Game
-from king.offline.requests import RequestError, read_request
+from king.messages import MessageError
+from king.offline.requests import read_request
 from king.offline.saved import SavedGame, SavedGameError, read_saved, write_saved
 from king.phase import Phase
 from king.record import distinct_names, dump, replay, to_record
-from king.rules import TOGGLES, Contract, Declaration, Rules, RulesError
+from king.rules import Contract, Declaration, Rules, RulesError
 from king.table_rules import bot_pause_before, refusal
 
 __all__ = ["OFFLINE_BOTS", "LocalTable", "TABLE_ID", "board_of_saved", "resume"]
@@ -174,7 +175,7 @@ class LocalTable:
             TABLE_ID,
             status=self.status,
             rules=self.rules.to_spec(),
-            toggles=[name for name in TOGGLES if getattr(self.rules, name)],
+            toggles=self.rules.toggles_on,
             seats=seats,
             deal=self.game.deal_number,
             created=self.created,
@@ -191,7 +192,7 @@ class LocalTable:
         """The answers to one message of the person's page."""
         try:
             request = read_request(text)
-        except RequestError as error:
+        except MessageError as error:
             return [messages.dumps(messages.error(error.code, error.message, error.about))]
         kind = request["type"]
         try:

@@ -12,8 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from king.jsontext import JSONTextError, is_int, loads
-from king.texts import quoted
+from king.messages import MAX_MESSAGE_BYTES, MessageError, read_envelope
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -65,8 +64,6 @@ __all__ = [
 
 #: The version every message carries in ``v``.  A client speaking another is refused.
 PROTOCOL_VERSION = 1
-#: The largest message a client may send, in bytes (a move is about 50).
-MAX_MESSAGE_BYTES = 4096
 
 Suit = Literal["S", "H", "D", "C"]
 #: A suit letter in a message the server writes.
@@ -184,33 +181,10 @@ def parse_client_message(data: str | bytes) -> ClientMessage:
     """Read one client message, or raise :class:`ProtocolError` saying what is wrong:
     too large, not JSON, not an object, another protocol version, an unknown type, or a
     missing, extra or ill-typed field."""
-    size = len(data.encode() if isinstance(data, str) else data)
-    if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError(
-            "too_large", f"the message has {size} bytes; the limit is {MAX_MESSAGE_BYTES}"
-        )
     try:
-        raw = loads(data)
-    except JSONTextError as error:
-        raise ProtocolError(
-            "bad_json", f"the message is not JSON that is read here: {error}"
-        ) from None
-    if not isinstance(raw, dict):
-        raise ProtocolError("invalid", f"a message is a JSON object, not {type(raw).__name__}")
-    kind = raw.get("type")
-    about = kind if isinstance(kind, str) and kind in _CLIENT_TYPES else None
-    version = raw.get("v")
-    if not is_int(version) or version != PROTOCOL_VERSION:
-        raise ProtocolError(
-            "version",
-            f'protocol version {quoted(version)} is not spoken here: send "v": {PROTOCOL_VERSION}',
-            about,
-        )
-    if about is None:
-        raise ProtocolError(
-            "invalid",
-            f"unknown message type {quoted(kind)}: use one of {', '.join(_CLIENT_TYPES)}",
-        )
+        raw, about = read_envelope(data, _CLIENT_TYPES)
+    except MessageError as error:
+        raise ProtocolError(error.code, error.message, error.about) from None
     try:
         return _client_adapter.validate_python(raw)
     except ValidationError as error:

@@ -26,7 +26,7 @@ from king.cards import Card, CardSet
 from king.events import Dealt, Declared, Played, apply, from_json, to_json
 from king.game import Game, Phase
 from king.record import distinct_names, to_record
-from king.rules import TOGGLES, Declaration, Rules
+from king.rules import Declaration, Rules
 from king.server.analysis import engine_options
 from king.server.autoplay import Autoplay
 from king.server.clock import Clock, ClockRules
@@ -928,7 +928,7 @@ class Table:
             id=self.id,
             status=self.status,
             rules=self.rules.to_spec(),
-            toggles=[name for name in TOGGLES if getattr(self.rules, name)],
+            toggles=self.rules.toggles_on,
             seats=seats,
             spectators=self.spectators,
             deal=self.game.deal_number,

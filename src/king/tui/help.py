@@ -8,7 +8,7 @@ RULES.md stays the reference.
 from __future__ import annotations
 
 from king.i18n import Translator
-from king.rules import TOGGLES, Rules
+from king.rules import Rules
 
 __all__ = ["KEYS", "help_markdown", "keys"]
 
@@ -25,7 +25,7 @@ def keys(t: Translator) -> list[tuple[str, str]]:
 def help_markdown(t: Translator, rules: Rules, save_path: str) -> str:
     """The whole help page for a game played under ``rules`` and saved to ``save_path``."""
     table = "\n".join(f"- **{key}**: {what}" for key, what in keys(t))
-    toggles = [t(f"rules.toggle.{name}") for name in TOGGLES if getattr(rules, name)]
+    toggles = [t(f"rules.toggle.{name}") for name in rules.toggles_on]
     if toggles:
         extra = "## " + t("rules.of_this_game", name=rules.name) + "\n\n" + "\n\n".join(toggles)
     else:
