@@ -13,6 +13,7 @@ MODULES = [
     "king.deal",
     "king.game",
     "king.record",
+    "king.texts",
     "king.bots",
     "king.server.clock",
     "king.server.names",

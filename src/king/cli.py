@@ -153,7 +153,7 @@ def main(
     if len(specs) != 3 or not all(specs):
         raise _fail(f"--bots needs one bot, or three separated by commas, not {bots!r}", 2)
     try:
-        specs = _with_notice(lambda: [check_bot_spec(spec) for spec in specs], specs)
+        specs = [check_bot_spec(spec) for spec in specs]  # nothing compiles yet
         preset = Rules.preset(rules or "classic")
     except (BotSpecError, RulesError) as error:
         raise _fail(str(error), 2) from None
@@ -461,14 +461,30 @@ def play_command(
             f"{bot_names()}, or cmd:COMMAND (default: the strongest bot in every seat).",
         ),
     ] = None,
-    rules: Annotated[str, typer.Option("--rules", metavar="NAME", help=RULES_HELP)] = "classic",
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules", metavar="NAME", help=RULES_HELP.removesuffix(".") + " (default: classic)."
+        ),
+    ] = None,
     seed: Annotated[
         int | None,
         typer.Option("--seed", metavar="N", min=0, max=SEED_MAX, help="The seed of the deals."),
     ] = None,
     seat: Annotated[
-        int, typer.Option("--seat", metavar="SEAT", min=0, max=3, help="Your seat, 0-3.")
-    ] = 0,
+        int | None,
+        typer.Option(
+            "--seat",
+            metavar="SEAT",
+            min=0,
+            max=3,
+            help="Your seat by its index, 0-3 (the screen counts seats from 1; default: 0).",
+        ),
+    ] = None,
+    new: Annotated[
+        bool,
+        typer.Option("--new", help="Start a new game instead of going on with the last one."),
+    ] = False,
     resume: Annotated[
         Path | None,
         typer.Option("--resume", metavar="FILE", help="Continue the game saved in this record."),
@@ -478,7 +494,7 @@ def play_command(
         typer.Option(
             "--save",
             metavar="FILE",
-            help="Where to save the game (default: a new file in the user data folder).",
+            help="Where to save a new game (default: a new file in the user data folder).",
         ),
     ] = None,
     force: Annotated[
@@ -487,28 +503,37 @@ def play_command(
     ] = False,
     lang: Annotated[str | None, typer.Option("--lang", metavar="LANG", help=LANG_HELP)] = None,
 ) -> None:
-    """Play a whole game in the terminal against three computer players."""
+    """Play a whole game in the terminal against three computer players.
+
+    The last unfinished game goes on by itself (as with king in the browser); --new
+    starts another, --resume FILE goes on with the game saved in FILE.
+    """
     # Without --lang: the resumed game's language, else the locale's (run_play decides).
     language = None if lang is None else _language(lang)
     from king.bots import strongest_bot
 
     specs = _bot_specs(",".join([strongest_bot()] * 3) if bots is None else bots, 3)
-    preset = _preset(rules)
+    preset = _preset(rules or "classic")
+    if new and resume is not None:
+        raise _fail("--new starts a new game and --resume goes on with a saved one: give one", 2)
     if resume is not None and not resume.is_file():
         raise _fail(f"{resume}: no such file to resume", 2)
     if save is not None:
         _check_overwrite(save, force, "--save")
     from king.tui.app import PlayError, run_play
 
+    given = (("--bots", bots), ("--rules", rules), ("--seed", seed), ("--seat", seat))
     try:
         run_play(
             bots=specs,
             rules=preset,
             seed=seed,
-            seat=seat,
+            seat=0 if seat is None else seat,
             resume=resume,
             save=save,
             lang=language,
+            new=new,
+            asked=[flag for flag, value in (*given, ("--save", save)) if value is not None],
         )
     except PlayError as error:
         raise _fail(str(error), 2) from None

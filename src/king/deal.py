@@ -16,7 +16,7 @@ one place that decides legality.
 >>> deal.play("2D")
 Traceback (most recent call last):
 ...
-king.deal.IllegalMoveError: seat 1 does not hold 2D
+king.deal.IllegalMoveError: seat 2 does not hold 2D
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from king.rules import (
     Declaration,
     Rules,
 )
-from king.texts import quoted
+from king.texts import quoted, seat_name
 
 __all__ = [
     "Deal",
@@ -71,9 +71,10 @@ _FOLLOW_PENALTY_CONTRACTS = (NO_QUEENS, NO_BOYS, NO_KING)
 
 class IllegalMoveError(ValueError):
     """A card that may not be played now.  The message is an English sentence for a
-    person ("seat 2 must follow clubs"); :attr:`seat`, :attr:`card` and :attr:`reason` are
-    kept for programs, with :attr:`code` and :attr:`params` (see :func:`why_illegal`) for
-    interfaces that say it in another language."""
+    person, who counts seats from 1 ("seat 2 must follow clubs" for the seat with index 1);
+    :attr:`seat` (the index, 0-3), :attr:`card` and :attr:`reason` are kept for programs,
+    with :attr:`code` and :attr:`params` (see :func:`why_illegal`) for interfaces that say
+    it in another language."""
 
     def __init__(
         self,
@@ -172,7 +173,8 @@ def why_illegal(
 
     The codes: ``already_played``, ``not_held``, ``trump_lead``, ``heart_lead``,
     ``must_follow``, ``must_play_penalty_under``, ``must_overruff``, ``must_trump`` and
-    ``must_discard_penalty``; the details are strings: ``seat``, ``card`` (a card code),
+    ``must_discard_penalty``; the details are strings: ``seat`` (the index, 0-3, which
+    the English sentence names counted from 1), ``card`` (a card code),
     ``suit`` and ``trump`` (suit letters) and ``cards`` (the legal cards, codes separated
     by spaces).  Only called after :func:`legal_mask` has refused the card; the branches
     mirror that function's so that the reason names the rule that refused it.
@@ -215,30 +217,30 @@ def _suit(letter: str) -> str:
 #: The English sentence for each reason code of :func:`why_illegal`.
 _SENTENCES: dict[str, Callable[[dict[str, str]], str]] = {
     "already_played": lambda p: f"{p['card']} has already been played in this deal",
-    "not_held": lambda p: f"seat {p['seat']} does not hold {p['card']}",
+    "not_held": lambda p: f"{seat_name(p['seat'])} does not hold {p['card']}",
     "trump_lead": lambda p: (
         f"trumps may not be led yet: no trump ({_suit(p['trump'])}) has been played "
-        f"and seat {p['seat']} holds other suits"
+        f"and {seat_name(p['seat'])} holds other suits"
     ),
     "heart_lead": lambda p: (
-        f"hearts may not be led yet: no heart has been played and seat {p['seat']} holds "
+        f"hearts may not be led yet: no heart has been played and {seat_name(p['seat'])} holds "
         "other suits"
     ),
-    "must_follow": lambda p: f"seat {p['seat']} must follow {_suit(p['suit'])}",
+    "must_follow": lambda p: f"{seat_name(p['seat'])} must follow {_suit(p['suit'])}",
     "must_play_penalty_under": lambda p: (
-        f"seat {p['seat']} must play a penalty card under the higher card in the trick: "
+        f"{seat_name(p['seat'])} must play a penalty card under the higher card in the trick: "
         f"{_names(p['cards'])}"
     ),
     "must_overruff": lambda p: (
-        f"seat {p['seat']} must overruff: play a trump higher than those in the trick "
+        f"{seat_name(p['seat'])} must overruff: play a trump higher than those in the trick "
         f"({_names(p['cards'])})"
     ),
     "must_trump": lambda p: (
-        f"seat {p['seat']} cannot follow {_suit(p['suit'])} and must play a trump "
+        f"{seat_name(p['seat'])} cannot follow {_suit(p['suit'])} and must play a trump "
         f"({_suit(p['trump'])})"
     ),
     "must_discard_penalty": lambda p: (
-        f"seat {p['seat']} cannot follow {_suit(p['suit'])} and must discard a penalty card: "
+        f"{seat_name(p['seat'])} cannot follow {_suit(p['suit'])} and must discard a penalty card: "
         f"{_names(p['cards'])}"
     ),
 }
@@ -590,19 +592,19 @@ def hand_masks(hands: Sequence[CardSet | int | str]) -> tuple[int, int, int, int
             try:
                 mask = CardSet.parse(hand).mask
             except ValueError as error:
-                raise DealSetupError(f"seat {seat}'s hand: {error}") from None
+                raise DealSetupError(f"{seat_name(seat)}'s hand: {error}") from None
         elif isinstance(hand, int) and not isinstance(hand, bool) and 0 <= hand <= FULL_MASK:
             mask = hand
         else:
-            raise DealSetupError(f"seat {seat}'s hand must be cards, not {quoted(hand)}")
+            raise DealSetupError(f"{seat_name(seat)}'s hand must be cards, not {quoted(hand)}")
         count = mask.bit_count()
         if count != 13:
-            raise DealSetupError(f"seat {seat} holds {count} cards; each hand has 13")
+            raise DealSetupError(f"{seat_name(seat)} holds {count} cards; each hand has 13")
         for other, earlier in enumerate(masks):
             shared = mask & earlier
             if shared:
                 raise DealSetupError(
-                    f"{CardSet(shared)} dealt to both seat {other} and seat {seat}"
+                    f"{CardSet(shared)} dealt to both {seat_name(other)} and {seat_name(seat)}"
                 )
         masks.append(mask)
     return masks[0], masks[1], masks[2], masks[3]

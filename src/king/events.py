@@ -27,7 +27,7 @@ from king.game import Game
 from king.jsontext import is_int
 from king.phase import Phase
 from king.rules import Declaration, RulesError
-from king.texts import quoted
+from king.texts import quoted, seat_name
 
 __all__ = [
     "Declared",
@@ -87,9 +87,8 @@ def apply(game: Game, event: GameEvent) -> None:
         game.deal_cards(list(event.hands), event.declarer)
         return
     if event.seat != game.to_act:
-        raise EventError(
-            f"seat {event.seat} {event.kind}s, but seat {quoted(game.to_act)} is to act"
-        )
+        who = "no seat" if game.to_act is None else seat_name(game.to_act)
+        raise EventError(f"{seat_name(event.seat)} {event.kind}s, but {who} is to act")
     if isinstance(event, Declared):
         game.declare(event.declaration)
     else:
@@ -141,11 +140,11 @@ def from_json(kind: str, data: Mapping[str, Any]) -> GameEvent:
         parsed: list[CardSet] = []
         for seat, hand in enumerate(hands):
             if not isinstance(hand, str):
-                raise EventError(f"seat {seat}'s hand must be a string of cards")
+                raise EventError(f"{seat_name(seat)}'s hand must be a string of cards")
             try:
                 parsed.append(CardSet.parse(hand))
             except CardParseError as error:
-                raise EventError(f"seat {seat}'s hand: {error}") from None
+                raise EventError(f"{seat_name(seat)}'s hand: {error}") from None
         return Dealt(declarer, (parsed[0], parsed[1], parsed[2], parsed[3]))
     seat = _seat(data, "seat")
     if kind == "declare":

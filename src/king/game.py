@@ -36,7 +36,7 @@ from king.rules import (
     Rules,
     declaration_refusal,
 )
-from king.texts import quoted
+from king.texts import quoted, seat_name
 
 if TYPE_CHECKING:
     from king.view import SeatView
@@ -134,8 +134,8 @@ class Game:
                 holder = next(s for s in range(4) if masks[s] & TWO_OF_DIAMONDS.mask)
                 if declarer is not None and declarer != holder:
                     raise DealSetupError(
-                        f"the first declarer must be seat {holder}, who holds the two of "
-                        f"diamonds, not seat {declarer}"
+                        f"the first declarer must be {seat_name(holder)}, who holds the two "
+                        f"of diamonds, not {seat_name(declarer)}"
                     )
                 required = holder
             else:
@@ -144,8 +144,8 @@ class Game:
             required = (self._declarer + 1) & 3
             if declarer is not None and declarer != required:
                 raise DealSetupError(
-                    f"the declarer must be seat {required}, the seat after the last "
-                    f"declarer, not seat {declarer}"
+                    f"the declarer must be {seat_name(required)}, the seat after the last "
+                    f"declarer, not {seat_name(declarer)}"
                 )
         self._hands = masks
         self._declarer = required
@@ -237,17 +237,16 @@ class Game:
 
     def refusal(self, declaration: Declaration, seat: int | None = None) -> str | None:
         """Why ``seat`` (the current declarer by default) may not declare this now, in
-        an English sentence, or ``None`` if it may."""
+        an English sentence that counts seats from 1, or ``None`` if it may."""
         why = self.why_refused(declaration, seat)
         if why is None:
             return None
         code, params = why
+        who = seat_name(params.get("seat"))  # counted from 1, as people count seats
         if code == "trumps_done":
-            return f"seat {params['seat']} has already declared Trumps {params['times']} times"
+            return f"{who} has already declared Trumps {params['times']} times"
         if code == "negatives_done":
-            return (
-                f"seat {params['seat']} has already declared {params['times']} negative contracts"
-            )
+            return f"{who} has already declared {params['times']} negative contracts"
         return f"{declaration.contract.title} has been played twice"
 
     def why_refused(

@@ -36,6 +36,8 @@ __all__ = [
     "last_trick",
     "pace",
     "pong",
+    "REACTIONS",
+    "reaction",
     "read_envelope",
     "seat_info",
     "state",
@@ -206,6 +208,8 @@ def seat_info(
     claimed: bool = True,
     connected: bool = False,
     stand_in: bool = False,
+    stand_in_in: float | None = None,
+    joining: bool = False,
     player: str | None = None,
     rating: int | None = None,
     provisional: bool = False,
@@ -220,6 +224,8 @@ def seat_info(
         "claimed": claimed,
         "connected": connected,
         "stand_in": stand_in,
+        "stand_in_in": stand_in_in,
+        "joining": joining,
         "player": player,
         "rating": rating,
         "provisional": provisional,
@@ -286,6 +292,16 @@ def table(info: Message) -> Message:
 def pace(speed: str, bot_pause_ms: int) -> Message:
     """The bots' speed at the table and the pause it gives."""
     return {**_head("pace"), "speed": speed, "bot_pause_ms": bot_pause_ms}
+
+
+#: The quick reactions a person at a table of friends may send: a fixed set, each
+#: shown in the reader's own language (``reaction.<id>``), so nothing needs moderating.
+REACTIONS = ("hello", "good-luck", "nice", "oops", "thinking", "thanks", "good-game")
+
+
+def reaction(seat: int, phrase: str) -> Message:
+    """A person's quick reaction, for everyone at the table."""
+    return {**_head("reaction"), "seat": seat, "phrase": phrase}
 
 
 def error(

@@ -27,7 +27,7 @@ from king.events import Dealt, Declared, Played, apply
 from king.game import Game, GameStateError, IllegalDeclarationError, Phase
 from king.jsontext import JSONTextError, is_int, loads
 from king.rules import GAME_DEALS, Contract, Declaration, Rules, RulesError
-from king.texts import quoted
+from king.texts import quoted, seat_name
 
 __all__ = [
     "FORMAT",
@@ -76,17 +76,18 @@ class Fault:
 
     @property
     def where(self) -> str:
-        """The place, for people, who count deals and plays from 1 (:meth:`to_json` keeps
-        the record's own numbers, from 0): ``deal 2, play 2, seat 3 played 2S`` is the
-        record's deal 1, play 1; seats keep the record's 0-3, as the rules' own sentences
-        name them.  Empty for a fault of the whole record."""
+        """The place, for people, who count deals, plays and seats from 1 (:meth:`to_json`
+        keeps the record's own numbers, from 0): ``deal 2, play 2, seat 4 played 2S`` is
+        the record's deal 1, play 1, seat 3, as the rules' own sentences name it too.
+        Empty for a fault of the whole record."""
         where = []
         if self.deal is not None:
             where.append(f"deal {self.deal + 1}")
         if self.play is not None:
             where.append(f"play {self.play + 1}")
         if self.seat is not None:
-            where.append(f"seat {self.seat}" + (f" played {self.card}" if self.card else ""))
+            played = f" played {self.card}" if self.card else ""
+            where.append(seat_name(self.seat) + played)
         return ", ".join(where)
 
     def __str__(self) -> str:
@@ -205,13 +206,14 @@ def to_record(game: Game, players: Sequence[str] | None = None) -> dict[str, Any
 
 def distinct_names(names: Sequence[str]) -> list[str]:
     """The four players' names, each told apart: a name that several seats share gets
-    its seat (``Ali (seat 2)``), so that a record says who did what.
+    its seat, counted from 1 as people count (``Ali (seat 2)``), so that a record says
+    who did what.
 
     >>> distinct_names(["You", "rule", "rule", "search"])
-    ['You', 'rule (seat 1)', 'rule (seat 2)', 'search']
+    ['You', 'rule (seat 2)', 'rule (seat 3)', 'search']
     """
     return [
-        f"{name} (seat {seat})" if names.count(name) > 1 else name
+        f"{name} ({seat_name(seat)})" if names.count(name) > 1 else name
         for seat, name in enumerate(names)
     ]
 
@@ -330,11 +332,13 @@ def _replay_deal(game: Game, number: int, deal: object) -> None:
     parsed: list[CardSet] = []
     for seat, hand in enumerate(hands):
         if not isinstance(hand, str):
-            raise _Stop(Fault(f"seat {seat}'s hand must be a string of cards", number, seat=seat))
+            raise _Stop(
+                Fault(f"{seat_name(seat)}'s hand must be a string of cards", number, seat=seat)
+            )
         try:
             parsed.append(CardSet.parse(hand))
         except CardParseError as error:
-            raise _Stop(Fault(f"seat {seat}'s hand: {error}", number, seat=seat)) from None
+            raise _Stop(Fault(f"{seat_name(seat)}'s hand: {error}", number, seat=seat)) from None
     try:
         apply(game, Dealt(declarer, (parsed[0], parsed[1], parsed[2], parsed[3])))
     except DealSetupError as error:

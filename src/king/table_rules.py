@@ -17,6 +17,7 @@ from king.deal import IllegalMoveError
 from king.game import Game
 from king.phase import Phase
 from king.rules import Declaration
+from king.texts import seat_name
 
 __all__ = ["Refusal", "bot_pause_before", "refusal"]
 
@@ -35,7 +36,8 @@ def refusal(game: Game, seat: int, action: Declaration | Card) -> Refusal | None
     """Why ``seat`` may not make ``action`` now, or ``None`` when it may."""
     to_act = game.to_act
     if to_act != seat:
-        return Refusal("not_your_turn", f"it is seat {to_act}'s turn, not seat {seat}'s")
+        turn = "no one's turn" if to_act is None else f"{seat_name(to_act)}'s turn"
+        return Refusal("not_your_turn", f"it is {turn}, not {seat_name(seat)}'s")
     if isinstance(action, Declaration):
         return _declaration_refusal(game, action)
     return _card_refusal(game, seat, action)
@@ -54,7 +56,7 @@ def _declaration_refusal(game: Game, declaration: Declaration) -> Refusal | None
 def _card_refusal(game: Game, seat: int, card: Card) -> Refusal | None:
     deal = game.deal
     if deal is None:
-        return Refusal("not_playing", f"seat {seat} must first declare the contract")
+        return Refusal("not_playing", f"{seat_name(seat)} must first declare the contract")
     if deal.legal_mask() & card.mask:
         return None
     try:

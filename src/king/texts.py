@@ -1,12 +1,13 @@
-"""Showing a piece of someone's input inside a message.
+"""Words that go inside a message: someone's input, quoted, and a seat, named.
 
 An error quotes what it refuses so that a person can find it, but the input may be a
-megabyte of garbage: :func:`quoted` keeps the quote short.
+megabyte of garbage: :func:`quoted` keeps the quote short.  Seats are numbered 0-3 in
+every API and record, but people count them from 1: :func:`seat_name` names them so.
 """
 
 from __future__ import annotations
 
-__all__ = ["quoted"]
+__all__ = ["quoted", "seat_name"]
 
 _DIGITS_PER_BIT = 0.30103  # log10(2)
 
@@ -27,3 +28,17 @@ def quoted(value: object, limit: int = 40) -> str:
         return f"an integer of about {round(value.bit_length() * _DIGITS_PER_BIT)} digits"
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def seat_name(seat: object) -> str:
+    """A seat as a sentence names it, counted from 1 as people count (the seat with
+    index 0 is ``seat 1``); something that is not a seat index is quoted as it is.
+
+    >>> seat_name(0), seat_name("3"), seat_name(None)
+    ('seat 1', 'seat 4', 'seat None')
+    """
+    try:
+        number = int(str(seat))
+    except ValueError:
+        return f"seat {quoted(seat)}"
+    return f"seat {number + 1}"

@@ -41,7 +41,9 @@ def test_games_sum_to_zero_and_records_replay_valid() -> None:
         assert result.valid and result.complete
         assert result.game.totals == play.points
         # The same bot in two seats is told apart by its seat.
-        assert result.players == tuple(f"{name} (seat {n})" for n, name in enumerate(play.seats))
+        assert result.players == tuple(
+            f"{name} (seat {n + 1})" for n, name in enumerate(play.seats)
+        )  # seats counted from 1, as people read them
     assert report.stats["rule"].n == 8
     assert report.stats["random"].n == 8
     # Two names, each in two seats: their per-game means are opposite.

@@ -50,7 +50,7 @@ def test_replay_json_of_an_illegal_play_exits_1_with_the_fault() -> None:
         "play": 1,
         "seat": 3,
         "card": "2S",
-        "reason": "seat 3 must follow diamonds",
+        "reason": "seat 4 must follow diamonds",  # the record's "seat": 3, counted from 1
     }
     assert len(out["deals"]) == 1
 
@@ -71,7 +71,7 @@ def test_replay_table_shows_deals_points_and_running_totals() -> None:
 def test_replay_table_of_an_invalid_record_says_where() -> None:
     result = king("replay", str(EXAMPLES / "illegal-play.json"))
     assert result.returncode == 1
-    assert "INVALID at deal 2, play 2, seat 3 played 2S: seat 3 must follow diamonds" in (
+    assert "INVALID at deal 2, play 2, seat 4 played 2S: seat 4 must follow diamonds" in (
         result.stdout
     )
 
@@ -257,9 +257,9 @@ def test_help_lists_every_registered_bot_and_shows_defaults() -> None:
 
 
 def test_replay_and_resume_place_a_fault_alike(tmp_path: Path) -> None:
-    """One numbering everywhere a person reads: deals and plays from 1 (the record's deal
-    1, play 1), and the record's own, from 0, in the JSON."""
-    where = "deal 2, play 2, seat 3 played 2S"
+    """One numbering everywhere a person reads: deals, plays and seats from 1 (the
+    record's deal 1, play 1, seat 3), and the record's own, from 0, in the JSON."""
+    where = "deal 2, play 2, seat 4 played 2S"
     error = json.loads(king("replay", str(EXAMPLES / "illegal-play.json"), "--json").stdout)
     assert {k: error["error"][k] for k in ("deal", "play", "seat")} == {
         "deal": 1,

@@ -100,7 +100,9 @@ def test_king_lan_shows_a_phone_the_address_it_chose_as_text_and_as_qr_codes(
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         page = context.new_page()
         page.goto(f"{local}/")
+        page.wait_for_selector("#open-tables li")  # the lobby is ready
         page.locator("#btn-phone").click()
+        page.wait_for_selector("#dlg-phone[open]")
         assert page.locator("#phone-url").inner_text() == address
         page.wait_for_function("() => document.getElementById('phone-qr').complete")
         assert read_page_qr(page) == [address]

@@ -15,7 +15,7 @@ import pytest
 
 from king.server.process import ServerProcess, free_port
 from tests.support.peers import open_socket
-from tests.support.services import ADDRESS, run_king, start_local, stop
+from tests.support.services import ADDRESS, query, run_king, start_local, stop
 
 
 def test_king_starts_a_local_table_against_three_bots_and_resumes_it(tmp_path: Path) -> None:
@@ -63,6 +63,9 @@ def test_king_hints_starts_a_game_with_hints_and_keeps_resuming_it(tmp_path: Pat
     assert helped and helped.group(2) != plain.group(2)
     info = httpx.get(f"{helped.group(1)}/api/tables/{helped.group(2)}", timeout=10).json()
     assert info["hints"] is True
+    # The game without hints is replaced for good: closed, not left unfinished.
+    plain_info = httpx.get(f"{helped.group(1)}/api/tables/{plain.group(2)}", timeout=10).json()
+    assert plain_info["status"] == "closed"
     stop(process)
     process, line = start_local(*args, "--hints")
     again = ADDRESS.search(line)
@@ -250,3 +253,52 @@ class _Sender:
 
     def send(self, message: dict[str, Any]) -> None:
         self._socket.send(json.dumps({"v": 1, **message}))
+
+
+def _start_local_lines(*args: str) -> tuple[subprocess.Popen[str], list[str]]:
+    """Run ``king ARGS`` until it prints the table's address; returns every line so far."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "king", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert process.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + 60
+    for line in process.stdout:
+        lines.append(line)
+        if "your table is at" in line or time.monotonic() > deadline:
+            break
+    assert lines and "your table is at" in lines[-1], "".join(lines)
+    return process, lines
+
+
+def test_king_new_closes_the_game_it_replaces_for_good(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    args = ("--db", str(db), "--bots", "random,random,random", "--no-browser")
+    process, lines = _start_local_lines(*args)
+    first = ADDRESS.search(lines[-1])
+    assert first, lines
+    assert stop(process) == 130
+    # --new: a new game, and the one it replaces is closed (its record stays).
+    process, lines = _start_local_lines(*args, "--new")
+    second = ADDRESS.search(lines[-1])
+    assert second and second.group(2) != first.group(2)
+    url = second.group(1)
+    old = httpx.get(f"{url}/api/tables/{first.group(2)}", timeout=10).json()
+    assert old["status"] == "closed"
+    assert httpx.get(f"{url}/api/tables/{second.group(2)}", timeout=10).json()["status"] == (
+        "playing"
+    )
+    assert all("restored" not in line for line in lines), lines
+    assert stop(process) == 130
+    statuses = dict(query(db, "SELECT id, status FROM tables"))
+    assert statuses == {first.group(2): "closed", second.group(2): "playing"}
+    # Later starts go on with the new game and say nothing of restored tables: the only
+    # unfinished one is the person's own game, which the address opens.
+    process, lines = _start_local_lines(*args)
+    again = ADDRESS.search(lines[-1])
+    assert again and again.group(2) == second.group(2)
+    assert all("restored" not in line and "unfinished tables" not in line for line in lines), lines
+    assert stop(process) == 130

@@ -91,7 +91,7 @@ def test_an_event_out_of_turn_or_against_the_rules_changes_nothing() -> None:
     [
         ("deal", {"declarer": 4, "hands": []}, "seat 0-3"),
         ("deal", {"declarer": 0, "hands": ["AS"]}, "four hands"),
-        ("deal", {"declarer": 0, "hands": ["AS", "KS", "QS", "1S"]}, "seat 3's hand"),
+        ("deal", {"declarer": 0, "hands": ["AS", "KS", "QS", "1S"]}, "seat 4's hand"),
         ("declare", {"seat": True, "contract": "no-king"}, "seat 0-3"),
         ("declare", {"seat": 0, "contract": "no-kings"}, "not a contract"),
         ("declare", {"seat": 0, "contract": "no-king", "trump": "S"}, "only Trumps"),

@@ -123,14 +123,18 @@ def snapshot(deal: Deal) -> tuple[object, ...]:
 
 
 def assert_refused(deal: Deal, card: str, sentence: str) -> None:
-    """``card`` is refused with a message containing ``sentence``; nothing changes."""
+    """``card`` is refused with a message containing ``sentence``, which names seats
+    counted from 1 as people count them (the seat with index 0 is "seat 1"), while the
+    error's ``seat`` and ``params`` keep the index; nothing changes."""
     before = snapshot(deal)
     seat = deal.to_play
+    assert seat is not None
     with pytest.raises(IllegalMoveError, match=re.escape(sentence)) as info:
         deal.play(card)
     assert info.value.seat == seat
+    assert info.value.params["seat"] == str(seat)
     assert str(info.value.card) == card
-    assert f"seat {seat}" in str(info.value)
+    assert f"seat {seat + 1}" in str(info.value)
     assert snapshot(deal) == before
     assert not deal.is_legal(card)
 
@@ -174,7 +178,7 @@ def test_trumps_forced_ruff_and_compulsory_underruff():
     deal.play("AS")
     # Seat 1 has no spade: it must trump with one of its two hearts.
     assert legal(deal) == cards("AH 3H")
-    assert_refused(deal, "AD", "seat 1 cannot follow spades and must play a trump (hearts)")
+    assert_refused(deal, "AD", "seat 2 cannot follow spades and must play a trump (hearts)")
     deal.play("AH")
     # Seat 2 has neither spades nor trumps: it may discard anything at all.
     assert legal(deal) == cards(TRUMP_TEST[2])
@@ -182,7 +186,7 @@ def test_trumps_forced_ruff_and_compulsory_underruff():
     # Seat 3 has no spade; every heart it holds is below the AH already in the trick,
     # yet it must still trump (under-ruffing is compulsory in classic).
     assert legal(deal) == cards("KH QH JH TH 9H 8H 7H 6H 5H 4H 2H")
-    assert_refused(deal, "3D", "seat 3 cannot follow spades and must play a trump (hearts)")
+    assert_refused(deal, "3D", "seat 4 cannot follow spades and must play a trump (hearts)")
     deal.play("2H")
     assert deal.tricks[0].winner == 1
     assert deal.points() == [0, 50, 0, 0]
@@ -206,7 +210,7 @@ def test_trumps_full_deal_classic():
     assert legal(deal) == cards("3S")  # seat 2 must ruff with its only trump
     deal.play("3S")
     assert legal(deal) == cards("2S")  # seat 3 must under-ruff below 3S
-    assert_refused(deal, "AC", "seat 3 cannot follow hearts and must play a trump (spades)")
+    assert_refused(deal, "AC", "seat 4 cannot follow hearts and must play a trump (spades)")
     deal.play("2S")
     assert legal(deal) == cards("AS KS QS JS TS 9S 8S 7S 6S 5S")
     deal.play("5S")
@@ -241,7 +245,7 @@ def test_no_tricks_full_deal():
     deal = Deal(LONG, declarer=0, declaration=negative(Contract.NO_TRICKS))
     deal.play("2H")
     deal.play("5H")
-    assert_refused(deal, "AD", "seat 2 must follow hearts")
+    assert_refused(deal, "AD", "seat 3 must follow hearts")
     deal.play("3H")
     deal.play("4H")
     assert deal.tricks[0].winner == 1
@@ -276,7 +280,7 @@ def test_no_hearts_full_deal():
     assert_refused(
         deal,
         "4H",
-        "hearts may not be led yet: no heart has been played and seat 3 holds other suits",
+        "hearts may not be led yet: no heart has been played and seat 4 holds other suits",
     )
     play_tricks(
         deal,
@@ -427,7 +431,7 @@ def test_heart_lead_refused_until_a_heart_is_discarded(contract):
     assert_refused(
         deal,
         "2H",
-        "hearts may not be led yet: no heart has been played and seat 0 holds other suits",
+        "hearts may not be led yet: no heart has been played and seat 1 holds other suits",
     )
     play_tricks(deal, [(0, "AS 4S 3S 2S", 0)])
     assert "2H" not in legal(deal)  # still no heart played
@@ -483,7 +487,7 @@ def test_forced_penalty_void_player_must_discard_penalty_card(contract):
     play_tricks(deal, [(0, "AS 4S 3S 2S", 0)])
     deal.play("KS")
     assert legal(deal) == cards(seat1)
-    assert_refused(deal, "3D", "seat 1 cannot follow spades and must discard a penalty card")
+    assert_refused(deal, "3D", "seat 2 cannot follow spades and must discard a penalty card")
     deal.play(seat1_plays)
     assert legal(deal) == cards(seat2)
     deal.play(seat2_plays)
@@ -503,7 +507,7 @@ def test_forced_penalty_no_boys_following_suit():
     # Trick 1: AS led; seat 1 holds KS and JS, both below the ace: either one.
     deal.play("AS")
     assert legal(deal) == cards("KS JS")
-    assert_refused(deal, "2S", "seat 1 must play a penalty card under the higher card in the trick")
+    assert_refused(deal, "2S", "seat 2 must play a penalty card under the higher card in the trick")
     deal.play("JS")
     assert legal(deal) == cards("TS 9S 8S 7S")  # seat 2 has no boy
     deal.play("7S")
@@ -512,7 +516,7 @@ def test_forced_penalty_no_boys_following_suit():
     # Trick 2: QH led; JH is below the queen and forced, KH is above it and is not.
     deal.play("QH")
     assert legal(deal) == cards("JH")
-    assert_refused(deal, "KH", "seat 1 must play a penalty card under the higher card in the trick")
+    assert_refused(deal, "KH", "seat 2 must play a penalty card under the higher card in the trick")
     deal.play("JH")
     deal.play("9H")
     deal.play("5H")
@@ -533,7 +537,7 @@ def test_forced_penalty_no_boys_following_suit():
     # Now the highest club in the trick is KC: seat 2's JC is below it and forced,
     # even though seat 2 holds the AC.
     assert legal(deal) == cards("JC")
-    assert_refused(deal, "AC", "seat 2 must play a penalty card under the higher card in the trick")
+    assert_refused(deal, "AC", "seat 3 must play a penalty card under the higher card in the trick")
     deal.play("JC")
     assert legal(deal) == cards("QC 8C 7C 6C 4C")
     deal.play("4C")
@@ -549,7 +553,7 @@ def test_forced_penalty_no_queens_following_suit():
     assert legal(deal) == cards("KD 4D")  # seat 1 has no queen of diamonds
     deal.play("KD")
     assert legal(deal) == cards("QD")
-    assert_refused(deal, "JD", "seat 2 must play a penalty card under the higher card in the trick")
+    assert_refused(deal, "JD", "seat 3 must play a penalty card under the higher card in the trick")
     deal.play("QD")
     deal.play("6D")
     assert deal.tricks[0].winner == 0
@@ -593,7 +597,7 @@ def test_forced_penalty_no_king_following_suit():
     # Trick 3: AH led; the KH is below the ace and must be played.
     deal.play("AH")
     assert legal(deal) == cards("KH")
-    assert_refused(deal, "9H", "seat 1 must play a penalty card under the higher card in the trick")
+    assert_refused(deal, "9H", "seat 2 must play a penalty card under the higher card in the trick")
     deal.play("KH")
     assert legal(deal) == cards("5S 4S 3S 6D AC KC QC JC TC 9C 8C")
     deal.play("AC")
@@ -609,7 +613,7 @@ def test_forced_penalty_no_hearts_void_discard_but_no_follow_rule():
     deal.play("2S")
     # Seat 3 is out of spades: it must discard a heart, any heart.
     assert legal(deal) == cards("JH TH 7H 6H 5H 4H 3H")
-    assert_refused(deal, "7C", "seat 3 cannot follow spades and must discard a penalty card")
+    assert_refused(deal, "7C", "seat 4 cannot follow spades and must discard a penalty card")
     deal.play("3H")
     assert deal.tricks[0].winner == 0
     # Hearts are broken; QH led.  No Hearts has no rule for following suit: seat 1 may
@@ -704,8 +708,8 @@ def test_overruff_must_beat_trump_in_trick():
     deal.play("4D")
     # Seat 3 holds hearts above 3H: it must play one of them, not the 2H.
     assert legal(deal) == cards("KH QH JH TH 9H 8H 7H 6H 5H 4H")
-    assert_refused(deal, "2H", "seat 3 must overruff")
-    assert_refused(deal, "3D", "seat 3 cannot follow spades and must play a trump (hearts)")
+    assert_refused(deal, "2H", "seat 4 must overruff")
+    assert_refused(deal, "3D", "seat 4 cannot follow spades and must play a trump (hearts)")
     deal.play("4H")
     assert deal.tricks[0].winner == 3
 
@@ -721,7 +725,7 @@ def test_overruff_with_only_lower_trumps_any_trump():
         deal.play(card)
     # Nothing beats AH: any trump, but still a trump.
     assert legal(deal) == cards("KH QH JH TH 9H 8H 7H 6H 5H 4H 2H")
-    assert_refused(deal, "2D", "seat 3 cannot follow spades and must play a trump (hearts)")
+    assert_refused(deal, "2D", "seat 4 cannot follow spades and must play a trump (hearts)")
     deal.play("2H")
     assert deal.tricks[0].winner == 1
 
@@ -749,7 +753,7 @@ def test_overruff_must_beat_the_highest_trump_in_trick():
     deal.play("9H")
     # 8H, 7H and 6H beat 5H but not 9H: only TH and above will do.
     assert legal(deal) == cards("AH KH QH JH TH")
-    assert_refused(deal, "8H", "seat 3 must overruff")
+    assert_refused(deal, "8H", "seat 4 must overruff")
     deal.play("TH")
     assert deal.tricks[0].winner == 3
 
@@ -778,7 +782,7 @@ def test_trump_lead_after_break():
     assert_refused(
         deal,
         "AS",
-        "trumps may not be led yet: no trump (spades) has been played and seat 0 holds other suits",
+        "trumps may not be led yet: no trump (spades) has been played and seat 1 holds other suits",
     )
     play_tricks(deal, [(0, "2H AH 3H 4H", 1)])
     # Seat 1 may not lead its 4S either.
@@ -863,7 +867,7 @@ def test_declaration_limits():
     declare(7, "trumps S")
     # Deal 8: seat(0) has declared Trumps twice; no third, in any suit.
     for suit in "SHDC":
-        _refused(game, f"trumps {suit}", f"seat {seat(0)} has already declared Trumps 2 times")
+        _refused(game, f"trumps {suit}", f"seat {seat(0) + 1} has already declared Trumps 2 times")
     assert all(d.contract is not Contract.TRUMPS for d in game.allowed_declarations())
     declare(8, "no-tricks")
     declare(9, "no-boys")  # seat(1)'s third negative
@@ -871,7 +875,7 @@ def test_declaration_limits():
     declare(11, "no-king")
     declare(12, "no-king")
     # Deal 13: seat(1) has declared three negative contracts; no fourth.
-    _refused(game, "no-last-two", f"seat {seat(1)} has already declared 3 negative contracts")
+    _refused(game, "no-last-two", f"seat {seat(1) + 1} has already declared 3 negative contracts")
     assert {str(d) for d in game.allowed_declarations()} == {
         "trumps S",
         "trumps H",

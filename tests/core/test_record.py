@@ -42,7 +42,10 @@ def test_examples_replay_exactly_as_expected(name: str) -> None:
 def test_illegal_example_names_the_rule() -> None:
     report = replay(EXAMPLES / "illegal-play.json")
     assert report.fault is not None
-    assert report.fault.reason == "seat 3 must follow diamonds"
+    # The record's seat 3 (its "seat" field) is the fourth seat: "seat 4" to a person.
+    assert report.fault.seat == 3
+    assert report.fault.reason == "seat 4 must follow diamonds"
+    assert report.fault.where == "deal 2, play 2, seat 4 played 2S"
 
 
 def test_example_game_totals_sum_to_zero() -> None:
@@ -79,7 +82,11 @@ def test_a_changed_play_is_located() -> None:
     ("mutate", "where", "reason"),
     [
         (lambda d: d["deals"][0].update(declarer=2), {"deal": 0}, None),
-        (lambda d: d["deals"][1].update(declarer=3), {"deal": 1}, "declarer must be seat 0"),
+        (
+            lambda d: d["deals"][1].update(declarer=3),
+            {"deal": 1},
+            "the declarer must be seat 1, the seat after the last declarer, not seat 4",
+        ),
         (lambda d: d["deals"][1].update(declarer="0"), {"deal": 1}, "seat 0-3"),
         (lambda d: d["deals"][0].update(contract="no-jokers"), {"deal": 0}, "not a contract"),
         (lambda d: d["deals"][0].pop("trump"), {"deal": 0}, "trump suit"),
@@ -122,7 +129,7 @@ def test_a_changed_play_is_located() -> None:
             # Seat 0 declares Trumps in deals 1, 13 and 17: the third is refused.
             lambda d: d["deals"][1].update(contract="trumps", trump="S"),
             {"deal": 17, "seat": 0},
-            "seat 0 has already declared Trumps 2 times",
+            "seat 1 has already declared Trumps 2 times",  # the record's seat 0
         ),
         (
             # No Last Two in deals 1, 2 and 6: the third is refused.

@@ -171,8 +171,10 @@ def test_illegal_actions_are_refused_with_the_reason_and_change_nothing() -> Non
     agent = env.agent_selection
     assert agent == f"player_{seat}"
     missing = next(c for c in range(52) if not game.hand(seat).mask >> c & 1)
+    # The sentence counts seats from 1, as people do: player_0 is "seat 1".
     with pytest.raises(
-        IllegalActionError, match=rf"action {missing} \(.*\) is illegal: seat {seat} does not hold"
+        IllegalActionError,
+        match=rf"action {missing} \(.*\) is illegal: seat {seat + 1} does not hold",
     ):
         env.step(missing)
     with pytest.raises(

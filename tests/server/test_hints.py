@@ -134,7 +134,7 @@ def test_hints_are_refused_where_they_are_not_given(server: ServerProcess) -> No
     assert state["declarations"] == [] and state["view"]["contract"] is not None
     other.send({"type": "hint"})  # not seat 1's turn
     error = other.error()
-    assert error["code"] == "not_your_turn" and "seat 0" in error["message"]
+    assert error["code"] == "not_your_turn" and "seat 1" in error["message"]  # counted from 1
     watcher = Peer(server, table)
     watcher.send({"type": "watch"})
     assert watcher.next()["type"] == "welcome"

@@ -67,7 +67,7 @@ def test_a_bot_that_asks_too_much_is_refused_naming_the_limit(
     answer = create(strict, {"seats": seats("human", bot, "random", "random")})
     status, code, message = refusal(answer)
     assert (status, code) == (422, "limit"), answer.text
-    assert message.startswith("seat 1: ") and flag in message and "at most" in message
+    assert message.startswith("seat 2: ") and flag in message and "at most" in message
 
 
 def test_bots_within_the_limits_and_the_table_bots_are_seated(strict: ServerProcess) -> None:

@@ -298,7 +298,7 @@ def test_resume_refuses_bad_files_with_a_clear_reason(tmp_path: Path) -> None:
     bad = next(c for c in CardSet.full() if not deal.is_legal(c))
     record["deals"][0]["plays"] = str(bad)
     refusal = attempt(json.dumps(record))
-    assert "is not a valid game record: deal 1, play 1, seat 1 played AS: seat" in refusal
+    assert "is not a valid game record: deal 1, play 1, seat 2 played AS: seat 2" in refusal
     record["deals"][0]["plays"] = ""
     record["extra"] = {"king_play": {"seat": 7, "bots": BOTS}}
     assert "extra.king_play.seat must be a seat 0-3" in attempt(json.dumps(record))
@@ -444,11 +444,12 @@ def test_the_screen_fits_80_by_24_from_any_seat(tmp_path: Path) -> None:
         table = app.query_one(TableView).text.splitlines()
         assert len(table) == app.query_one(TableView).content_size.height
         assert max(len(line) for line in table) <= app.query_one(TableView).content_size.width
-        assert "You · seat 1" in "\n".join(table)
-        assert "Top · seat 3" in table[0]
+        # Seats are counted from 1 on the screen: the person's index 1 is "seat 2".
+        assert "You · seat 2" in "\n".join(table)
+        assert "Top · seat 4" in table[0]
         assert "Left" in table[4] and "Right" in table[4]
-        assert "seat 2" in table[5] and "seat 0" in table[5]  # seat 2 plays after you
-        assert hand_of(app).border_title == "Your hand (seat 1)"
+        assert "seat 3" in table[5] and "seat 1" in table[5]  # seat 3 plays after you
+        assert hand_of(app).border_title == "Your hand (seat 2)"
         players = json.loads((tmp_path / "g.json").read_text())["players"]
         assert players == ["Right (random)", "You", "Left (random)", "Top (random)"]
         assert "◀ your turn" in "\n".join(table)

@@ -77,10 +77,10 @@ def test_a_whole_deal_in_turkish(tmp_path: Path) -> None:
         info = app.query_one(InfoBar).text
         assert info.startswith(f"Dağıtım 1/20 · {declaration_name(tr, deal.declaration)}")
         assert "seçen: Karşı" in info
-        assert "Karşı · yer 2" in app.query_one(TableView).text
+        assert "Karşı · yer 3" in app.query_one(TableView).text  # seats counted from 1
         assert "◀ sıra sizde" in app.query_one(TableView).text
         assert app.query_one(ScoreBoard).text.split()[:3] == ["puan", "toplam", "borç"]
-        assert hand_of(app).border_title == "Eliniz (yer 0)"
+        assert hand_of(app).border_title == "Eliniz (yer 1)"
         assert {"Oyna", "Yardım", "Son el", "Çık (kayıtlı)"} <= footer_words(app)
         # An illegal card is refused with the Turkish reason.
         refused = False
@@ -179,7 +179,7 @@ def test_a_thai_game_shows_thai_and_keeps_its_layout(tmp_path: Path) -> None:
         table = app.query_one(TableView)
         assert "◀ ตาคุณ" in table.text
         assert "ซ้าย" in table.text and "ขวา" in table.text and "ตรงข้าม" in table.text
-        assert hand_of(app).border_title == "ไพ่ในมือคุณ (ที่นั่ง 0)"
+        assert hand_of(app).border_title == "ไพ่ในมือคุณ (ที่นั่ง 1)"
         assert "ลงไพ่" in footer_words(app)
         # Thai vowels and tone marks take no column: lines are measured in cells.
         width = table.content_size.width

@@ -104,6 +104,7 @@ def test_a_finished_game_steps_on_the_board_with_its_mistakes_and_charts(
     # The lobby's finished games lead to the board too.
     lobby = browser.new_page(viewport=DESKTOP)
     lobby.goto(server.url)
+    lobby.click(".finished-games summary")  # the home screen folds them away
     link = lobby.locator(f'#finished-tables li[data-table="{table}"] a[href^="/board"]')
     link.wait_for()
     assert link.get_attribute("href") == f"/board?table={table}"
@@ -354,6 +355,7 @@ def test_hints_show_the_engines_values_only_where_the_table_has_them(
     errors = watch_errors(page)
     # Created in the lobby with hints on: everyone at the table is told.
     page.goto(server.url)
+    page.click("#custom-table summary")  # the home screen keeps the form behind it
     page.fill("#create-name", "Ada")
     page.select_option("#seat-1", "bot:random")
     page.select_option("#seat-2", "bot:random")

@@ -161,18 +161,19 @@ def test_the_language_is_remembered_and_set_by_the_address(
     # With no choice made, the browser's language.
     page.goto(f"{server.url}/")
     wait_language(page, "tr")
-    assert page.locator("#create-title").inner_text() == web_message("tr", "lobby.create")
+    assert page.locator("#create-title").inner_text() == web_message("tr", "home.custom")
     # ?lang chooses, and is remembered.
     page.goto(f"{server.url}/?lang=th")
     wait_language(page, "th")
-    assert page.locator("#create-title").inner_text() == web_message("th", "lobby.create")
+    assert page.locator("#create-title").inner_text() == web_message("th", "home.custom")
     assert page.title() == web_message("th", "lobby.title")
     page.goto(f"{server.url}/")
     wait_language(page, "th")
     # The selector chooses, and the choice survives a reload.
     page.select_option("#lang-select", "es")
     wait_language(page, "es")
-    assert page.locator("#create-title").inner_text() == web_message("es", "lobby.create")
+    assert page.locator("#create-title").inner_text() == web_message("es", "home.custom")
+    page.click("#custom-table summary")
     seat = page.locator("#seat-choices .seat-choice span").first.inner_text()
     assert seat == web_message("es", "lobby.seat", n=1)  # people count seats from 1
     page.reload()

@@ -19,9 +19,7 @@ from tests.web.test_web_phone import QUICK_SIZES, SIZES, open_table
 
 #: Every element that carries text on the felt and in the top bar, with its box; an
 #: overlap is two of them (neither inside the other) sharing more than 2 px².
-OVERLAPS = """() => {
-  const selector = [".topbar .brand", "#deal-info > span", ".topbar .actions > :is(button, a)",
-    ".seat", "#turn", "#contract", "#btn-hint"].join(", ");
+OVERLAPS_OF = """(selector) => {
   const shown = [...document.querySelectorAll(selector)].filter((node) => {
     const box = node.getBoundingClientRect();
     const style = getComputedStyle(node);
@@ -44,6 +42,23 @@ OVERLAPS = """() => {
   }
   return found;
 }"""
+#: The table's text-carrying elements.
+TABLE_TEXT = ", ".join(
+    (
+        *(".topbar .brand", "#deal-info > span", ".topbar .actions > :is(button, a)"),
+        *(".seat", "#turn", "#contract", "#btn-hint"),
+    )
+)
+OVERLAPS = f"() => ({OVERLAPS_OF})({TABLE_TEXT!r})"
+#: The home screen's.
+HOME_TEXT = ", ".join(
+    (
+        *(".topbar .brand", ".topbar .deal-info", ".topbar .actions > *"),
+        *(".account-actions > *", ".home-choice:not([hidden])", ".table-item"),
+        *(".custom-table > summary", ".finished-games > summary"),
+        ".offline-actions > :is(a, button):not([hidden])",
+    )
+)
 
 #: The open summary's numbers and the table's behind it, per seat: the deal's points
 #: and the total (the score column where it shows, else the seat boxes' points).
@@ -143,4 +158,42 @@ def test_the_game_over_opens_at_its_title_and_scrolls_as_one(
     page.wait_for_selector("#dlg-sheet[open] .game-over", timeout=120000)
     assert page.evaluate(TITLE_IN_VIEW, "dlg-sheet"), "the game over opens at its title"
     assert page.evaluate(NESTED_SCROLLS, "dlg-sheet") == []
+    context.close()
+
+
+@pytest.mark.parametrize("size", sizes())
+def test_the_home_screen_at_every_size_overlaps_nothing_and_its_dialog_opens_at_its_title(
+    browser: Browser, server: ServerProcess, size: tuple[int, int]
+) -> None:
+    body = {"seats": [{"kind": "human"}] * 2 + [{"kind": "bot", "bot": "rule"}] * 2}
+    httpx.post(f"{server.url}/api/tables", json={**body, "name": "Zeynep"}, timeout=10)
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{server.url}/")
+    page.wait_for_selector("#open-tables li.table-item")
+    assert "Zeynep" in page.inner_text("#open-tables")  # named by its host
+    assert page.evaluate(f"({OVERLAPS_OF})({HOME_TEXT!r})") == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    page.click("#btn-play-friends")
+    assert page.evaluate(TITLE_IN_VIEW, "dlg-friends")
+    context.close()
+
+
+@pytest.mark.parametrize("size", sizes())
+def test_a_table_of_friends_at_every_size_overlaps_nothing(
+    browser: Browser, server: ServerProcess, size: tuple[int, int]
+) -> None:
+    body = {"seats": [{"kind": "human"}] * 2 + [{"kind": "bot", "bot": "rule"}] * 2, "name": "Ada"}
+    claim = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()
+    join = {"name": "Zeynep", "seat": 1}
+    httpx.post(f"{server.url}/api/tables/{claim['table']}/join", json=join, timeout=10)
+    width, height = size
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
+    page.wait_for_selector("#hand .card")
+    page.wait_for_selector("#btn-react:not([hidden])")
+    page.wait_for_selector('.seat[data-seat="1"] .badge')  # on her way: the longest seat
+    assert page.evaluate(OVERLAPS) == []
     context.close()

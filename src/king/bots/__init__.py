@@ -18,6 +18,8 @@ from king.bots.base import (
     parse_spec,
     register,
     strongest_bot,
+    warm_up_deferred,
+    without_warm_up,
 )
 
 __all__ = [
@@ -33,4 +35,6 @@ __all__ = [
     "parse_spec",
     "register",
     "strongest_bot",
+    "warm_up_deferred",
+    "without_warm_up",
 ]

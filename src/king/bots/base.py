@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import random
+import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -264,6 +265,27 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str] | str]:
             raise BotSpecError(f"bot option {part!r} in {spec!r} is not key=value")
         options[key.strip()] = value.strip()
     return name, options
+
+
+_checking = threading.local()
+
+
+@contextmanager
+def without_warm_up() -> Iterator[None]:
+    """Bots built in this thread meanwhile skip their warm-up (the search bot's
+    compiling, 20 s to a minute after an install): checking a spec's options needs
+    none, and whoever plays the bot prepares it (:mod:`king.server.preparing`), or its
+    kernels compile on first use."""
+    _checking.on = True
+    try:
+        yield
+    finally:
+        _checking.on = False
+
+
+def warm_up_deferred() -> bool:
+    """Whether this thread builds bots :func:`without_warm_up` now."""
+    return bool(getattr(_checking, "on", False))
 
 
 def make_bot(spec: str, seed: int = 0, *, timeout: float = 5.0) -> Bot:

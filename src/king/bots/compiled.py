@@ -15,7 +15,7 @@ import fcntl
 import hashlib
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,7 @@ from numba.extending import intrinsic, register_jitable
 from numba.np.numpy_support import carray
 
 from king.bots import lookahead, net_play, position, rule_play, solver, worlds
+from king.bots.base import warm_up_deferred
 from king.bots.lookahead import lookahead_card
 from king.bots.net_play import INPUTS, net_card, net_probabilities
 from king.bots.position import (
@@ -71,6 +72,7 @@ __all__ = [
     "solve",
     "solve_moves",
     "solve_sized",
+    "WARM_UP_STEPS",
     "warm_up",
     "warm_up_lookahead",
     "warm_up_net",
@@ -404,29 +406,41 @@ def _one_compiler(needed: bool | None = True) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def warm_up() -> None:
+#: The steps of :func:`warm_up`, one entry point each (what its progress counts).
+WARM_UP_STEPS = 4
+
+
+def warm_up(progress: Callable[[int, int], None] | None = None) -> None:
     """Compile (or load from the cache) the search bot's entry points now, so that its
-    first move is not charged with it."""
+    first move is not charged with it; ``progress(done, WARM_UP_STEPS)`` follows it."""
+    if warm_up_deferred():
+        return
     with _one_compiler(needs_compiling()):
-        _warm_up()
+        _warm_up(progress or (lambda done, steps: None))
 
 
-def _warm_up() -> None:
+def _warm_up(progress: Callable[[int, int], None]) -> None:
     dealt, base = _tiny_deal()
     values = np.zeros((1, 1), dtype=np.int64)
     for contract, trump in ((NO_TRICKS, -1), (TRUMPS, 0)):
         rule_rollouts(dealt, base, np.array([12], dtype=np.int64), 0, contract, trump, 0, 3, values)
+    progress(1, WARM_UP_STEPS)
     out = np.zeros(1, dtype=np.int64)
     rule_declaration_values(dealt, 0, NO_TRICKS, -1, 0, out)
+    progress(2, WARM_UP_STEPS)
     logs = np.zeros(1, dtype=np.float64)
     rule_likelihoods(dealt, np.array([0], dtype=np.int64), 0, 0, NO_TRICKS, -1, 0, 0.3, True, logs)
+    progress(3, WARM_UP_STEPS)
     seed = np.ones(1, dtype=np.int64)
     counts = np.zeros(4, dtype=np.int64)
     sample_worlds(0, counts, counts, 0, SUITS[0], seed, dealt)
+    progress(4, WARM_UP_STEPS)
 
 
 def warm_up_lookahead() -> None:
     """Compile (or load) the rollouts with lookahead (:func:`lookahead_rollouts`)."""
+    if warm_up_deferred():
+        return
     dealt, base = _tiny_deal()
     values = np.zeros((1, 1), dtype=np.int64)
     cards = np.array([12], dtype=np.int64)
@@ -445,6 +459,8 @@ def needs_compiling() -> bool | None:
 
 def warm_up_net(arrays: tuple[Any, ...]) -> None:
     """Compile (or load) the learned policy's entry points for a model's weights."""
+    if warm_up_deferred():
+        return
     w0, w1, b1, w2, b2, w3, b3 = arrays
     dealt, base = _tiny_deal()
     values = np.zeros((1, 1), dtype=np.int64)

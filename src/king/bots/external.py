@@ -22,7 +22,7 @@ from king.cards import Card, CardParseError
 from king.deal import explain_illegal
 from king.jsontext import JSONTextError, is_int, loads
 from king.rules import Declaration, RulesError
-from king.texts import quoted
+from king.texts import quoted, seat_name
 from king.view import SeatView
 
 __all__ = ["PROTOCOL", "ExternalBot"]
@@ -170,7 +170,8 @@ class ExternalBot(Bot):
         if self._process is None:
             self._start(view)
         elif self._seat != view.seat:
-            raise BotError(self.label, f"was asked to act for seat {view.seat}, not its own")
+            who = seat_name(view.seat)
+            raise BotError(self.label, f"was asked to act for {who}, not its own")
         self._next_id += 1
         request_id = self._next_id
         self._send({"type": kind, "id": request_id, "view": view.to_json(), "legal": legal})

@@ -25,6 +25,7 @@ from king.rules import (
     RulesError,
     cycled_declaration,
 )
+from king.texts import seat_name
 
 __all__ = [
     "ContractOption",
@@ -152,21 +153,23 @@ class Table:
         if to_act is None:
             raise IllegalActionError("the episode is over: no action is due until reset()")
         if seat != to_act:
-            raise IllegalActionError(f"seat {seat} may not act now: seat {to_act} must act")
+            raise IllegalActionError(
+                f"{seat_name(seat)} may not act now: {seat_name(to_act)} must act"
+            )
         done = len(game.results)
         what = describe_action(value)
         try:
             if game.phase is Phase.DECLARING:
                 if value < CARD_ACTIONS:
                     raise IllegalActionError(
-                        f"seat {seat} must declare a contract (actions 52-61), "
+                        f"{seat_name(seat)} must declare a contract (actions 52-61), "
                         f"not play a card: action {value} is {what}"
                     )
                 game.declare(ALL_DECLARATIONS[value - DECLARATION_OFFSET])
             else:
                 if value >= CARD_ACTIONS:
                     raise IllegalActionError(
-                        f"seat {seat} must play a card (actions 0-51), "
+                        f"{seat_name(seat)} must play a card (actions 0-51), "
                         f"not declare: action {value} is {what}"
                     )
                 game.play(DECK[value])

@@ -19,9 +19,10 @@ KINDS: dict[str, dict[str, bool]] = {
     "play": {"card": True},
     "speed": {"speed": True},
     "hint": {},
+    "react": {"phrase": True},
     "ping": {},
 }
-_TEXT_LENGTHS = {"token": (1, 128), "contract": (1, 20), "card": (2, 3)}
+_TEXT_LENGTHS = {"token": (1, 128), "contract": (1, 20), "card": (2, 3), "phrase": (1, 20)}
 _CHOICES = {"trump": ("S", "H", "D", "C"), "speed": ("fast", "normal", "slow")}
 
 

@@ -217,6 +217,8 @@ class LocalTable:
             return [messages.dumps(messages.pace(self.speed, round(self.bot_pause * 1000)))]
         if kind == "hint":
             raise _Refused("hints_off", "hints need the server's engine: an offline table has none")
+        if kind == "react":
+            raise _Refused("no_friends", "reactions are for a table of friends")
         return self._act(self.seat, _action(request))
 
     def _attach(self) -> list[str]:

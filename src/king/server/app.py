@@ -48,6 +48,7 @@ from king.server.people_api import (
     seated_account,
 )
 from king.server.players import table_bots
+from king.server.preparing import PREPARING
 from king.server.protocol import (
     PROTOCOL_VERSION,
     AgainRequest,
@@ -58,6 +59,7 @@ from king.server.protocol import (
     JoinRequest,
     LobbyInfo,
     PageStrings,
+    Preparing,
     SeatClaim,
     SiteInfo,
     TableInfo,
@@ -461,6 +463,17 @@ def _add_api(app: FastAPI) -> None:
     @app.get("/api/health")
     async def health() -> Health:
         return Health(ok=True, version=__version__, protocol=PROTOCOL_VERSION)
+
+    @app.get("/api/preparing")
+    async def preparing() -> Preparing:
+        state = PREPARING.state()
+        return Preparing(
+            ready=state.ready,
+            step=state.step,
+            steps=state.steps,
+            seconds=round(state.seconds, 1),
+            compiling=state.compiling,
+        )
 
     @app.get("/api/site")
     async def site(request: Request) -> SiteInfo:

@@ -23,6 +23,7 @@ from king.game import Game
 from king.rules import Declaration
 from king.server.config import ServerSettings
 from king.server.players import BotRunner, bot_seed
+from king.server.preparing import PREPARING
 from king.table_rules import bot_pause_before
 
 __all__ = ["Autoplay", "BotSeat", "BotTable"]
@@ -90,19 +91,24 @@ class Autoplay:
 
     def bot_for(self, seat: int) -> Bot | None:
         """The bot that plays ``seat`` now, if any."""
-        table = self.table
-        info = table.seats[seat]
-        if info.kind == "bot":
-            key, spec = (seat, False), info.bot or "random"
-        elif self.stands_in(info):
-            key, spec = (seat, True), self._stand_in()
-        else:
+        chosen = self._spec_for(seat)
+        if chosen is None:
             return None
+        key, spec = chosen
         bot = self._bots.get(key)
         if bot is None:
-            bot = make_bot(spec, seed=bot_seed(table.seed, seat, key[1]))
+            bot = make_bot(spec, seed=bot_seed(self.table.seed, seat, key[1]))
             self._bots[key] = bot
         return bot
+
+    def _spec_for(self, seat: int) -> tuple[tuple[int, bool], str] | None:
+        """The key and spec of the bot that plays ``seat`` now (its own, or a stand-in)."""
+        info = self.table.seats[seat]
+        if info.kind == "bot":
+            return (seat, False), info.bot or "random"
+        if self.stands_in(info):
+            return (seat, True), self._stand_in()
+        return None
 
     def _stand_in(self) -> str:
         """The stand-in's bot: the server's, but never one weaker than ``rule`` at a
@@ -123,6 +129,23 @@ class Autoplay:
             return False
         if time.monotonic() - seat.away_since < table.settings.away_after:
             return False
+        return self._someone_waits(seat)
+
+    def stand_in_due(self, seat: BotSeat) -> float | None:
+        """Seconds until a bot plays for this away person (what the others see counting
+        down); ``None`` when they are here, one already does, or none will."""
+        table = self.table
+        if seat.kind != "human" or seat.token_hash is None or table.connected(seat.number):
+            return None
+        if self.stands_in(seat) or not self._someone_waits(seat):
+            return None
+        due = seat.away_since + table.settings.away_after - time.monotonic()
+        return round(max(0.0, due), 1)
+
+    def _someone_waits(self, seat: BotSeat) -> bool:
+        """Whether a stand-in would play for ``seat``: a game always finished, or another
+        person at the table, connected, waiting for them."""
+        table = self.table
         if table.always_finished:
             return True
         return any(
@@ -140,9 +163,24 @@ class Autoplay:
         if not table.has_clients and not table.always_finished:
             return
         seat = table.game.to_act
-        if seat is None or self.bot_for(seat) is None:
+        chosen = None if seat is None else self._spec_for(seat)
+        if seat is None or chosen is None:
             return
-        self._task = asyncio.get_running_loop().create_task(self._turn(seat, table.seq))
+        loop = asyncio.get_running_loop()
+        if not PREPARING.ready_for(chosen[1]):  # building it now would block everyone
+            self._task = loop.create_task(self._when_prepared())
+            return
+        self.bot_for(seat)
+        self._task = loop.create_task(self._turn(seat, table.seq))
+
+    async def _when_prepared(self) -> None:
+        """Kick again once the computer players are ready (:mod:`king.server.preparing`)."""
+        try:
+            await PREPARING.wait()
+        finally:
+            self._task = None
+        if not self._closed:
+            self.kick()
 
     async def _turn(self, seat: int, seq: int) -> None:
         table = self.table

@@ -14,6 +14,7 @@ from king.server.accounts import Account, Accounts, LoginLimits
 from king.server.ledger import BOT_PREFIX, Ledger, RatingChange, bot_player
 from king.server.ratings import HOUSE_RATINGS, shown
 from king.server.store import EventStore, StoreError
+from king.texts import seat_name
 
 if TYPE_CHECKING:
     from king.server.tables import Table
@@ -60,7 +61,7 @@ def rated_refusal(rules: object, hints: bool, seats: list[tuple[str, str | None]
     for number, (kind, bot) in enumerate(seats):
         if kind == "bot" and bot not in RATED_BOTS:
             return (
-                f"seat {number}: a rated game seats only bots at least as strong as rule, "
+                f"{seat_name(number)}: a rated game seats only bots at least as strong as rule, "
                 f"at their defaults ({', '.join(RATED_BOTS)})"
             )
     if all(kind == "bot" for kind, _ in seats):

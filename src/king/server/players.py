@@ -23,6 +23,7 @@ from king.bots import (
     bot_seed,
     make_bot,
     parse_spec,
+    without_warm_up,
 )
 from king.cards import Card
 from king.rules import Declaration
@@ -75,7 +76,8 @@ def check_bot_spec(spec: str, settings: ServerSettings | None = None) -> str:
         if name in {info.name for info in available_bots()}:
             raise BotSpecError(f"the {name!r} bot reads files, so a table cannot seat it")
         raise BotSpecError(f"no bot is called {name!r}: choose from {', '.join(known)}")
-    bot = make_bot(spec)  # checks the options too
+    with without_warm_up():  # the options are checked; nothing compiles here
+        bot = make_bot(spec)
     try:
         demand = bot.demand()
     finally:

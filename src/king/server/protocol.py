@@ -56,6 +56,9 @@ __all__ = [
     "LobbyInfo",
     "BotInfoModel",
     "Health",
+    "Preparing",
+    "ReactMessage",
+    "ReactionMessage",
     "SiteInfo",
     "PageStrings",
     "parse_client_message",
@@ -144,6 +147,15 @@ class HintRequestMessage(_Model):
     type: Literal["hint"]
 
 
+class ReactMessage(_Model):
+    """A quick reaction at a table of friends: one of :data:`king.messages.REACTIONS`,
+    shown to everyone at the table as ``reaction``."""
+
+    v: Literal[1]
+    type: Literal["react"]
+    phrase: Annotated[str, Field(min_length=1, max_length=20)]
+
+
 class PingMessage(_Model):
     """Ask for a ``pong`` (keeps proxies from closing an idle socket)."""
 
@@ -158,10 +170,11 @@ ClientMessage = Annotated[
     | PlayMessage
     | SpeedMessage
     | HintRequestMessage
+    | ReactMessage
     | PingMessage,
     Field(discriminator="type"),
 ]
-_CLIENT_TYPES = ("hello", "watch", "declare", "play", "speed", "hint", "ping")
+_CLIENT_TYPES = ("hello", "watch", "declare", "play", "speed", "hint", "react", "ping")
 _client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -207,6 +220,11 @@ class SeatInfo(_Model):
     connected: bool = False
     #: A bot is playing for this person, who is away (see ``away_after``).
     stand_in: bool = False
+    #: Seconds (from this message) until a bot plays for this person, who is away; null
+    #: when they are here, a bot already plays for them, or none will.
+    stand_in_in: float | None = None
+    #: The person has taken the seat and is on their way to the table (not away).
+    joining: bool = False
     #: Where the player's page is (``/players/{player}``): a registered player's
     #: name, or ``bot:<spec>`` for a bot; null for a guest.
     player: str | None = None
@@ -354,6 +372,16 @@ class PaceMessage(_Model):
     type: Literal["pace"] = "pace"
     speed: Speed
     bot_pause_ms: int
+
+
+class ReactionMessage(_Model):
+    """A person's quick reaction (``react``), for everyone at the table: the seat and
+    the phrase's id, which each page shows in its own language."""
+
+    v: Literal[1] = 1
+    type: Literal["reaction"] = "reaction"
+    seat: int
+    phrase: str
 
 
 class HintChoice(_Model):
@@ -568,6 +596,18 @@ class Health(_Model):
     ok: bool
     version: str
     protocol: int
+
+
+class Preparing(_Model):
+    """``GET /api/preparing``: the computer players getting ready (the local game's
+    first start compiles the search bot): ``step`` of ``steps`` done, ``seconds`` since
+    it began, and whether it compiles rather than loads an earlier run's work."""
+
+    ready: bool
+    step: int
+    steps: int
+    seconds: float
+    compiling: bool
 
 
 class SiteInfo(_Model):

@@ -31,6 +31,7 @@ from king.server.players import BotLimitError, BotRunner, check_bot_spec
 from king.server.protocol import CreateTableRequest, LobbyInfo, SeatRequest
 from king.server.store import EventStore, StoreError
 from king.server.tables import NOWHERE, ActionError, Kind, Origin, Table, clean_name, hash_address
+from king.texts import seat_name
 
 __all__ = ["Elsewhere", "Registry", "TABLE_ID"]
 
@@ -54,19 +55,21 @@ def _seats(request: CreateTableRequest, settings: ServerSettings) -> list[tuple[
     for number, wanted in enumerate(request.seats):
         if wanted.kind == "human":
             if wanted.bot is not None:
-                raise ActionError("invalid", f"seat {number} is for a person: give no bot")
+                raise ActionError("invalid", f"{seat_name(number)} is for a person: give no bot")
             seats.append(("human", None))
             continue
         if wanted.bot is None:
-            raise ActionError("invalid", f"seat {number} is a bot's: name the bot")
+            raise ActionError("invalid", f"{seat_name(number)} is a bot's: name the bot")
         try:
             seats.append(("bot", check_bot_spec(wanted.bot, settings)))
         except BotLimitError as error:
-            raise ActionError("limit", f"seat {number}: {error}") from None
+            raise ActionError("limit", f"{seat_name(number)}: {error}") from None
         except BotSpecError as error:
-            raise ActionError("invalid", f"seat {number}: {error}") from None
+            raise ActionError("invalid", f"{seat_name(number)}: {error}") from None
     if request.seat is not None and seats[request.seat][0] != "human":
-        raise ActionError("invalid", f"seat {request.seat} is a bot's: sit in a person's seat")
+        raise ActionError(
+            "invalid", f"{seat_name(request.seat)} is a bot's: sit in a person's seat"
+        )
     return seats
 
 
@@ -402,7 +405,7 @@ class Registry:
             raise ActionError("bad_token", "this token claims no seat at this table")
         if table.status != "over":
             raise ActionError("not_over", "the game is not over yet")
-        name = table.seats[seat].name or f"seat {seat}"
+        name = table.seats[seat].name or seat_name(seat)
         account = self.people.account(table.seats[seat].account) if self.people else None
         located = self.locate(table.next) if table.next is not None else None
         if isinstance(located, Elsewhere):

@@ -29,10 +29,12 @@ from king.server.database import open_store
 from king.server.lan import choose_address, interface_addresses, qr_terminal
 from king.server.lease import LeaseError, LeaseService
 from king.server.people import rated_refusal
+from king.server.preparing import PREPARING
 from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.registry import Registry
 from king.server.shared import SharedTables
 from king.server.store import EventStore, StoreError, StoreLockedError, describe
+from king.server.tables import Table
 
 __all__ = [
     "ClientFaultFilter",
@@ -291,6 +293,8 @@ def run_local(
             lan_url = f"http://{chosen}:{sock.getsockname()[1]}/"
             settings = replace(settings, lan_url=lan_url, public_url=lan_url)
 
+    PREPARING.start(bots)  # the search bot compiles while the page already opens
+
     def ready(registry: Registry) -> None:
         table_id, token, resumed = _local_table(registry, saved, bots, rules, new, hints)
         _write_note(running, {"url": url, "pid": os.getpid()})
@@ -303,6 +307,11 @@ def run_local(
                 "(add --new to start a new game with them)"
             )
         echo(f"king: your table is at {address}")
+        if not PREPARING.state().ready:
+            echo(
+                "king: the computer players are getting ready (the first start after an "
+                "install compiles them: 20 s to a minute); the table shows how far"
+            )
         if lan_url is not None:
             for line in lan_lines(lan_url):
                 echo(line)
@@ -311,9 +320,16 @@ def run_local(
         if open_browser:
             threading.Thread(target=webbrowser.open, args=(address,), daemon=True).start()
 
+    def not_restored(record: logging.LogRecord) -> bool:
+        """The person's own game goes on, or a new one closed it: a count of restored
+        unfinished tables would only be news about their own game."""
+        return not str(record.msg).startswith("restored %d unfinished tables")
+
+    log.addFilter(not_restored)
     try:
         _run(settings, sock, ready, "warning", store)
     finally:
+        log.removeFilter(not_restored)
         running.unlink(missing_ok=True)
 
 
@@ -405,20 +421,36 @@ def _local_table(
     hints: bool = False,
 ) -> tuple[str, str, bool]:
     """The local game to open, its token, and whether it is the saved unfinished one
-    (unless hints are asked for and it has none) rather than a new one."""
-    if not new and saved.is_file():
-        data = _read_note(saved)
-        try:
-            table = registry.get(str(data["table"])) if data is not None else None
-            token = str(data["token"]) if data is not None else ""
-            resumable = table is not None and table.is_open and table.authenticate(token) == 0
-            if resumable and table is not None and (table.hints or not hints):
-                return table.id, token, True
-        except (KeyError, StoreError):
-            pass  # an unreadable note only means a new game
+    (unless hints are asked for and it has none) rather than a new one.  A new game
+    takes the saved one's place for good: that one is closed, as an idle table is (its
+    record stays), so that it no longer counts, nor comes back, as an unfinished table."""
+    previous = _saved_local(registry, saved)
+    if previous is not None and not new and (previous[0].hints or not hints):
+        return previous[0].id, previous[1], True
     people = registry.people
     account = people.accounts.local(LOCAL_NAME) if people is not None else None
     table, _, new_token = registry.create(_local_request(bots, rules, hints), account=account)
     assert new_token is not None
     _write_note(saved, {"table": table.id, "token": new_token})
+    if previous is not None:
+        try:
+            previous[0].close_idle()
+        except StoreError as error:
+            log.error("the previous local game %s was not closed: %s", previous[0].id, error)
     return table.id, new_token, False
+
+
+def _saved_local(registry: Registry, saved: Path) -> tuple[Table, str] | None:
+    """The unfinished local game the note beside the database names, with its seat's
+    token, or ``None`` (no note, an unreadable one, or a game over or closed)."""
+    data = _read_note(saved)
+    if data is None:
+        return None
+    try:
+        table = registry.get(str(data["table"]))
+        token = str(data["token"])
+        if table is not None and table.is_open and table.authenticate(token) == 0:
+            return table, token
+    except (KeyError, StoreError):
+        pass  # an unreadable note only means a new game
+    return None

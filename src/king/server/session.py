@@ -15,6 +15,7 @@ from king.server.protocol import (
     PingMessage,
     PlayMessage,
     ProtocolError,
+    ReactMessage,
     SpeedMessage,
     WatchMessage,
     parse_client_message,
@@ -66,6 +67,10 @@ class Session:
                 if self.seat is None:
                     raise ActionError("spectator", "hints are for the player to act")
                 self.table.ask_hint(self.client, self.seat)
+            elif isinstance(message, ReactMessage):
+                if not self.joined or self.seat is None:
+                    raise ActionError("spectator", "reactions are for the people seated")
+                self.table.react(self.client, self.seat, message.phrase)
             else:
                 self._act(message)
         except ActionError as error:

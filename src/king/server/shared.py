@@ -45,6 +45,7 @@ from king.server.registry import Elsewhere, Registry
 from king.server.session import Session
 from king.server.store import StoreError
 from king.server.tables import ActionError, Client, Origin, Table
+from king.texts import seat_name
 
 __all__ = ["RemoteClient", "RelayedConnection", "SharedTables", "process_name"]
 
@@ -366,7 +367,7 @@ class SharedTables:
                     and self.registry.local(following_id) is None
                 ):
                     # The next game is owned elsewhere: the asker joins it there.
-                    name = table.seats[asker].name or f"seat {asker}"
+                    name = table.seats[asker].name or seat_name(asker)
                     account_id = table.seats[asker].account
                     return {
                         "ok": {

@@ -45,6 +45,7 @@ from king.server.protocol import (
 )
 from king.server.store import EventStore, StoredEvent, StoreError, StoreFencedError, dumps
 from king.table_rules import refusal
+from king.texts import seat_name
 
 if TYPE_CHECKING:
     from king.server.accounts import Account
@@ -132,6 +133,9 @@ class Seat:
     account: str | None = None
     #: When the person was last connected (``time.monotonic``).
     away_since: float = 0.0
+    #: Whether the person has come to the table since taking the seat (a friend who
+    #: just joined is on their way, not away; seats read back from the log have).
+    arrived: bool = True
     #: Where the person sat from, at a rated table (hashes; see :class:`Origin`).
     device: str | None = None
     address: str | None = None
@@ -185,6 +189,9 @@ NOWHERE = Origin()
 def _text(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
+
+#: The shortest time between two quick reactions from one connection, in seconds.
+REACTION_GAP = 1.0
 
 #: The kinds of the log's events that are the game's own (:mod:`king.events`); the
 #: others are the table's: ``join``, ``start``, ``again``, ``close``.
@@ -256,6 +263,8 @@ class Table:
         self._clients: dict[Client, int | None] = {}
         #: The bot speed each connection asked for (those that said nothing: normal).
         self._speeds: dict[Client, Speed] = {}
+        #: When each connection last sent a quick reaction (``time.monotonic``).
+        self._reacted: dict[Client, float] = {}
         self.autoplay = Autoplay(self)
         self._broken: str | None = None
         #: Set when a write failed in a way that may have kept it (see ``_record``).
@@ -398,11 +407,11 @@ class Table:
         seat = self.seats[int(data["seat"])]
         if kind == "token":
             if seat.account is None or seat.token_hash is None:
-                raise ValueError(f"seat {seat.number} has no account to take it back")
+                raise ValueError(f"{seat_name(seat.number)} has no account to take it back")
             seat.token_hash = str(data["token"])
             return
         if seat.kind != "human" or seat.token_hash is not None:
-            raise ValueError(f"seat {seat.number} cannot be joined")
+            raise ValueError(f"{seat_name(seat.number)} cannot be joined")
         seat.name = str(data["name"])
         seat.token_hash = str(data["token"])
         seat.account = _text(data.get("account"))
@@ -573,9 +582,9 @@ class Table:
             seat = free[0]
         target = self.seats[seat]
         if target.kind == "bot":
-            raise ActionError("bot_seat", f"seat {seat} is played by a bot")
+            raise ActionError("bot_seat", f"{seat_name(seat)} is played by a bot")
         if target.claimed:
-            raise ActionError("seat_taken", f"seat {seat} is already taken")
+            raise ActionError("seat_taken", f"{seat_name(seat)} is already taken")
         return seat, name
 
     def _one_person_one_seat(self, account: Account | None, origin: Origin) -> None:
@@ -617,6 +626,7 @@ class Table:
             )
         self._record("join", joined)
         target.away_since = time.monotonic()
+        target.arrived = False
         if all(s.claimed for s in self.seats):
             self._start()
         else:
@@ -673,6 +683,8 @@ class Table:
             log.error("table %s: %s", self.id, error)
         self._clients[client] = seat
         self.last_active = time.monotonic()
+        if seat is not None:
+            self.seats[seat].arrived = True
         welcome = messages.welcome(
             "spectator" if seat is None else "player",
             seat,
@@ -698,6 +710,7 @@ class Table:
         speed = self.speed
         seat = self._clients.pop(client)
         self._speeds.pop(client, None)
+        self._reacted.pop(client, None)
         if self._hints is not None:
             self._hints.forget(client)
         self.last_active = time.monotonic()
@@ -746,6 +759,22 @@ class Table:
         text = self._pace_message()
         for client in list(self._clients):
             client.send(text)
+
+    def react(self, client: Client, seat: int, phrase: str) -> None:
+        """Show everyone at a table of friends a person's quick reaction (one of the
+        fixed :data:`~king.messages.REACTIONS`), at most one a second per connection."""
+        if phrase not in messages.REACTIONS:
+            known = ", ".join(messages.REACTIONS)
+            raise ActionError("invalid", f"phrase: one of {known}, not {phrase[:20]!r}")
+        if sum(s.kind == "human" for s in self.seats) < 2:
+            raise ActionError("no_friends", "reactions are for a table of friends")
+        now = time.monotonic()
+        if now - self._reacted.get(client, -1e9) < REACTION_GAP:
+            raise ActionError("too_fast", "one reaction a second: wait a moment")
+        self._reacted[client] = now
+        text = messages.dumps(messages.reaction(seat, phrase))
+        for other in list(self._clients):
+            other.send(text)
 
     def is_attached(self, client: Client) -> bool:
         """Whether this connection is still at the table (a seat taken back from
@@ -819,7 +848,9 @@ class Table:
             raise ActionError("not_playing", "hints are given while the game is played")
         to_act = self.game.to_act
         if to_act != seat:
-            raise ActionError("not_your_turn", f"a hint is for the seat to act: seat {to_act}")
+            raise ActionError(
+                "not_your_turn", f"a hint is for the seat to act: {seat_name(to_act)}"
+            )
         self._hints.ask(self.game, seat, client)
 
     def _declare(self, seat: int, declaration: Declaration) -> PublicEvent:
@@ -914,6 +945,8 @@ class Table:
                 claimed=s.claimed,
                 connected=s.kind == "human" and self.connected(s.number),
                 stand_in=self.autoplay.stands_in(s),
+                stand_in_in=self.autoplay.stand_in_due(s),
+                joining=s.kind == "human" and s.claimed and not s.arrived,
                 player=profile.player if profile is not None else None,
                 rating=profile.rating if profile is not None else None,
                 provisional=profile.provisional if profile is not None else False,

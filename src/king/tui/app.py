@@ -3,23 +3,28 @@
 The app owns the order of events: it asks the bots for their choices off the event loop
 (in a worker thread, after a short pause so a person can follow), hands every action to
 the :class:`~king.tui.session.PlaySession` (which saves it), and redraws.  Windows over
-the table (help, last trick, a deal's summary) hold the bots until they close.  Every
-word on the screen is in the session's language, through the app's :attr:`KingApp.t`.
+the table (help, last trick, a deal's summary) hold the bots until they close; so does a
+terminal too small for the table, which shows a message asking for a larger one instead
+of a garbled table.  Every word on the screen is in the session's language, through the
+app's :attr:`KingApp.t`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 from textual.worker import Worker
@@ -42,8 +47,8 @@ from king.tui.render import (
     trick_sentence,
 )
 from king.tui.save import PlayError
-from king.tui.screens import HelpScreen, InfoScreen
-from king.tui.session import Action, PlaySession
+from king.tui.screens import HelpScreen, InfoScreen, TooSmallScreen
+from king.tui.session import Action, PlaySession, open_table
 from king.tui.widgets import (
     DeclarePanel,
     HandView,
@@ -54,12 +59,18 @@ from king.tui.widgets import (
 )
 from king.tui.words import declaration_name, position, styled, translate_bindings, you_or
 
-__all__ = ["DEFAULT_PAUSE", "KingApp", "PlayError", "run_play"]
+__all__ = ["DEFAULT_PAUSE", "MIN_SIZE", "KingApp", "PlayError", "farewell", "run_play"]
 
 #: Seconds a bot waits before it acts, so a person can follow the play.
 DEFAULT_PAUSE = 0.6
 #: The environment variable that changes :data:`DEFAULT_PAUSE`.
 PAUSE_VARIABLE = "KING_PLAY_PAUSE"
+#: The smallest terminal (columns, rows) the table is laid out for; a smaller one shows
+#: the message ``tui.small`` instead (whose words name this size).
+MIN_SIZE = Size(80, 24)
+#: Seconds the news that the last game goes on stays on screen (the message line
+#: soon says the bots' moves instead).
+NOTICE_SECONDS = 12.0
 
 
 class KingApp(App[None]):
@@ -83,7 +94,11 @@ class KingApp(App[None]):
         pause: float = DEFAULT_PAUSE,
         summaries: bool = True,
         lang: str | None = None,
+        resumed: bool = False,
+        unused: Sequence[str] = (),
     ) -> None:
+        """``resumed``: the last unfinished game goes on by itself, which the first
+        message says, naming the new-game options it does not use (``unused``)."""
         super().__init__()
         if lang is not None:
             session.language = parse_language(lang)
@@ -100,6 +115,10 @@ class KingApp(App[None]):
         self._thinking: int | None = None
         self._worker: Worker[None] | None = None
         self._over_shown = False
+        self.resumed = resumed
+        self.unused = tuple(unused)
+        #: The message shown instead of the table while the terminal is too small.
+        self._too_small: TooSmallScreen | None = None
 
     # -- layout ----------------------------------------------------------------------
 
@@ -117,10 +136,50 @@ class KingApp(App[None]):
         t = self.t
         self.query_one(ScoreBoard).border_title = t("tui.scores.title")
         hand = self.query_one(HandView)
-        hand.border_title = t("tui.hand.title", seat=self.session.seat)
-        self.say(t("tui.message.welcome"))
+        hand.border_title = t("tui.hand.title", seat=self.session.seat + 1)
+        opening = self._opening()
+        self.say(opening)
+        if self.resumed:  # the bots' first moves soon replace the line: it stays a while
+            self.notify(opening, timeout=NOTICE_SECONDS)
         self.redraw()
         self.advance()
+        self.fit(self.size)
+
+    def _opening(self) -> str:
+        """The first message: how to get help, or that the last unfinished game goes on
+        (and which of the options given for a new game it does not use)."""
+        t = self.t
+        if not self.resumed:
+            return t("tui.message.welcome")
+        if not self.unused:
+            return t("tui.message.resumed")
+        *rest, last = self.unused
+        options = t("tui.list.and", first=", ".join(rest), last=last) if rest else last
+        return t.plural("tui.message.unused", len(self.unused), options=options)
+
+    # -- the size of the terminal ------------------------------------------------------
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Follow the terminal's size: the table, or the message asking for more room."""
+        self.fit(event.size)
+
+    def fit(self, size: Size) -> None:
+        """Show the table only when ``size`` holds it (:data:`MIN_SIZE`); below that, a
+        message in its place says how large the window must be, and the bots wait."""
+        small = size.width < MIN_SIZE.width or size.height < MIN_SIZE.height
+        if small and self._too_small is None:
+            self._too_small = TooSmallScreen(self.t, size)
+            self.open_window(self._too_small)
+        elif small and self._too_small is not None:
+            self._too_small.show(size)
+        elif self._too_small is not None:
+            screen, self._too_small = self._too_small, None
+            screen.dismiss(True)
+
+    @property
+    def too_small(self) -> bool:
+        """Whether the table waits for a larger terminal."""
+        return self._too_small is not None
 
     # -- naming --------------------------------------------------------------------------
 
@@ -133,9 +192,10 @@ class KingApp(App[None]):
         return position(self.t, seat - self.session.seat, short=True)
 
     def detail(self, seat: int) -> str:
-        """The line under a seat's name: its number and its bot."""
+        """The line under a seat's name: its number, counted from 1 as people count
+        (and as the page shows it), and its bot."""
         spec = self.session.bot_spec(seat)
-        return self.t("tui.seat", n=seat) + ("" if spec is None else f" · {spec}")
+        return self.t("tui.seat", n=seat + 1) + ("" if spec is None else f" · {spec}")
 
     # -- drawing ---------------------------------------------------------------------
 
@@ -334,7 +394,8 @@ class KingApp(App[None]):
                 self._clear.set()
             if then is not None:
                 then(bool(go_on))
-            self.redraw()
+            if self._windows == 0:  # the table is on screen again (not another window)
+                self.redraw()
             self.advance()
 
         self.push_screen(screen, closed)
@@ -372,7 +433,7 @@ class KingApp(App[None]):
 
     def action_help(self) -> None:
         """Show the keys and the rules."""
-        if isinstance(self.screen, HelpScreen):
+        if isinstance(self.screen, HelpScreen) or self.too_small:
             return
         path = _short(self.session.path)
         markdown = help_markdown(self.t, self.session.game.rules, path)
@@ -380,6 +441,8 @@ class KingApp(App[None]):
 
     def action_last_trick(self) -> None:
         """Show the last completed trick, laid out round the table."""
+        if self.too_small:
+            return
         game = self.session.game
         t = self.t
         for number in range(len(game.deals) - 1, -1, -1):
@@ -438,37 +501,50 @@ def run_play(
     resume: Path | None = None,
     save: Path | None = None,
     lang: str | None = None,
+    new: bool = False,
+    asked: Sequence[str] = (),
 ) -> None:
-    """Play a game in the terminal (``king play``).  Raises :class:`PlayError` for
-    anything the user asked that cannot be done, before the screen opens.
+    """Play a game in the terminal (``king play``): the game in ``resume``, else the last
+    unfinished one unless ``new`` (``asked``: the new-game options the person gave, told
+    when that game goes on without them), else a new one.  Raises :class:`PlayError`
+    for anything the user asked that cannot be done, before the screen opens.
 
     The language is ``lang`` if given, else the resumed game's, else the terminal
     locale's (English when the locale names none of the languages shipped)."""
     default = detect_language()
     try:
         pause = _pause_from_environment()
-        session = PlaySession.start(
+        opened = open_table(
             bots=bots,
             rules=rules,
             seed=seed,
             seat=seat,
             resume=resume,
             save=save,
+            new=new,
+            asked=asked,
             lang=lang,
             default_lang=default,
         )
     except PlayError as error:
         raise error.in_language(lang or default) from None
+    session = opened.session
     try:
-        KingApp(session, pause=pause).run()
+        KingApp(session, pause=pause, resumed=opened.resumed, unused=opened.unused).run()
     finally:
         session.close()
-    t = Translator(session.language)
-    path = session.path
-    if session.game.is_over:
-        print(t("tui.bye.over", path=path))
-        print(t("tui.bye.replay", path=path))
-    else:
-        print(t("tui.bye.saved", path=path))
-        print(t("tui.bye.resume", path=path))
+    print(farewell(Translator(session.language), session))
     sys.stdout.flush()
+
+
+def farewell(t: Translator, session: PlaySession) -> str:
+    """What ``king play`` prints on quitting: where the game is saved, the path on a
+    line of its own (a terminal that wraps a sentence would break it mid-word), and how
+    to go on with it (``king play`` resumes the last unfinished game by itself)."""
+    path = str(session.path)
+    if session.game.is_over:
+        lines = [t("tui.bye.over"), f"  {path}", t("tui.bye.replay")]
+        lines.append(f"  king replay {shlex.quote(path)}")
+    else:
+        lines = [t("tui.bye.saved"), f"  {path}", t("tui.bye.resume")]
+    return "\n".join(lines)

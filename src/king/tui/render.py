@@ -213,34 +213,50 @@ def _title(seat: Seat) -> Text:
     return Text(seat.title, style=HIGHLIGHT if seat.active else "bold")
 
 
+#: The rows the table's drawing takes: the top seat (2), the trick (9) and you (2).
+DRAWING_ROWS = 13
+#: The most columns a side seat's words (name, number, bot) take beside the trick.
+SIDE_ROOM = 16
+
+
 def table_lines(scene: TableScene, width: int, height: int = 15) -> list[Text]:
     """Draw the table: you at the bottom, then left, top and right in playing order,
-    each seat's card in the middle (the winner's card in green)."""
+    each seat's card in the middle (the winner's card in green), the caption under it.
+
+    The drawing keeps its size and sits in the middle of a larger table, the side seats
+    near the trick, so that the trick stays in the middle of the felt at any size."""
     canvas = _Canvas(width, height)
     mid = width // 2
+    top = max(0, (height - DRAWING_ROWS - 1) // 2)
     boxes = [
         _card_box(card, "bold green" if scene.winner == pos else "")
         for pos, card in enumerate(scene.cards)
     ]
-    you, left, top, right = scene.seats
-    canvas.centre(0, mid, Text.assemble(_title(top), (f" · {top.detail}", "dim")))
-    canvas.centre(1, mid, _status(top))
+    you, left, top_seat, right = scene.seats
+    canvas.centre(top, mid, Text.assemble(_title(top_seat), (f" · {top_seat.detail}", "dim")))
+    canvas.centre(top + 1, mid, _status(top_seat))
+    left_col = max(0, mid - 10 - SIDE_ROOM)
     right_col = mid + 12
-    for seat, col, room in ((left, 0, mid - 10), (right, right_col, width - right_col)):
+    sides = (
+        (left, left_col, mid - 10 - left_col),
+        (right, right_col, min(SIDE_ROOM, width - right_col)),
+    )
+    for seat, col, room in sides:
         seat_line, _, bot = seat.detail.partition(" · ")
-        canvas.put(4, col, _title(seat)[:room])
-        canvas.put(5, col, Text(seat_line[:room], style="dim"))
-        canvas.put(6, col, Text(bot[:room], style="dim"))
-        canvas.put(7, col, _status(seat)[:room])
+        canvas.put(top + 4, col, _title(seat)[:room])
+        canvas.put(top + 5, col, Text(seat_line[:room], style="dim"))
+        canvas.put(top + 6, col, Text(bot[:room], style="dim"))
+        canvas.put(top + 7, col, _status(seat)[:room])
     for row in range(3):
-        canvas.put(2 + row, mid - 2, boxes[2][row])
-        canvas.put(5 + row, mid - 9, boxes[1][row])
-        canvas.put(5 + row, mid + 5, boxes[3][row])
-        canvas.put(8 + row, mid - 2, boxes[0][row])
-    canvas.centre(11, mid, Text.assemble(_title(you), (f" · {you.detail}", "dim")))
-    canvas.centre(12, mid, _status(you))
+        canvas.put(top + 2 + row, mid - 2, boxes[2][row])
+        canvas.put(top + 5 + row, mid - 9, boxes[1][row])
+        canvas.put(top + 5 + row, mid + 5, boxes[3][row])
+        canvas.put(top + 8 + row, mid - 2, boxes[0][row])
+    canvas.centre(top + 11, mid, Text.assemble(_title(you), (f" · {you.detail}", "dim")))
+    canvas.centre(top + 12, mid, _status(you))
     if scene.caption:
-        canvas.centre(height - 1, mid, Text(scene.caption[:width], style="cyan"))
+        row = min(height - 1, top + DRAWING_ROWS + 1)
+        canvas.centre(row, mid, Text(scene.caption[:width], style="cyan"))
     return canvas.lines()
 
 

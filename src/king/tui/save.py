@@ -6,10 +6,15 @@ seat the person holds, which bots play the others and the language of the screen
 ``king play --resume`` can set the table again.
 Every write goes to a temporary file first and then replaces the old one, so a crash or a
 quit in the middle of a write never leaves half a record behind.
+
+Beside the saved games, a small note (:data:`LAST_NOTE`) names the file of the last game
+played, so that a plain ``king play`` goes on with it while it is unfinished, as ``king``
+does with the game in the browser.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -24,17 +29,23 @@ from king.record import InvalidRecordError, RecordError, load, parse, to_record
 
 __all__ = [
     "EXTRA_KEY",
+    "LAST_NOTE",
     "PlayError",
     "SavedGame",
     "default_save_path",
     "games_folder",
+    "last_unfinished",
     "read_saved",
     "record_of",
+    "remember_last",
     "write_atomic",
 ]
 
 #: The key under the record's ``"extra"`` that holds the table setup.
 EXTRA_KEY = "king_play"
+#: The note in :func:`games_folder` that names the last game's file (not a record, so
+#: its name does not end in ``.json``).
+LAST_NOTE = "last-game.txt"
 
 
 class PlayError(ValueError):
@@ -92,6 +103,33 @@ def default_save_path(
     while path.exists():
         path = folder / f"{stamp}-{number}.json"
         number += 1
+    return path
+
+
+def remember_last(path: Path, environ: Mapping[str, str] | None = None) -> None:
+    """Note ``path`` as the last game played, for the next ``king play`` to go on
+    with.  A note that cannot be written only means that the next one starts anew."""
+    note = games_folder(environ) / LAST_NOTE
+    with contextlib.suppress(OSError):
+        write_atomic(note, f"{path.resolve()}\n", durable=False)
+
+
+def last_unfinished(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The file of the last game played, while it is an unfinished game to go on with;
+    ``None`` when there is no note, or its game is finished, gone or unreadable (a new
+    game then starts, and a damaged file stays for ``king play --resume`` to explain)."""
+    note = games_folder(environ) / LAST_NOTE
+    try:
+        text = note.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    path = Path(text)
+    if not text or not path.is_absolute() or not path.is_file():
+        return None
+    try:
+        read_saved(path)
+    except PlayError:
+        return None
     return path
 
 

@@ -1,6 +1,6 @@
 """The windows shown over the table: help, the last trick, the summary after a deal
 and the end of the game.  Each closes with Enter or Esc (or a click) and then lets the
-game go on."""
+game go on.  One more stands in for the table while the terminal is too small for it."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.geometry import Size
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Markdown, Static
 
 from king.i18n import Translator
 from king.tui.words import translate_bindings
 
-__all__ = ["HelpScreen", "InfoScreen"]
+__all__ = ["HelpScreen", "InfoScreen", "TooSmallScreen"]
 
 
 class InfoScreen(ModalScreen[bool]):
@@ -85,3 +86,32 @@ class HelpScreen(ModalScreen[bool]):
     def action_close(self) -> None:
         """Back to the table."""
         self.dismiss(False)
+
+
+class TooSmallScreen(Screen[bool]):
+    """In place of the table (and of any window over it) while the terminal is smaller
+    than the table needs: a garbled table helps no one, a centred sentence saying how
+    large the window must be (and how large it is now) does.  The app closes it once
+    the terminal is large enough; Ctrl+Q still quits (the game is saved)."""
+
+    def __init__(self, t: Translator, size: Size) -> None:
+        super().__init__()
+        self.t = t
+        self.now = size
+
+    def compose(self) -> ComposeResult:
+        yield Static(self._words(), id="too-small")
+
+    def _words(self) -> str:
+        return self.t("tui.small", width=self.now.width, height=self.now.height)
+
+    def show(self, size: Size) -> None:
+        """Say the terminal's new size."""
+        self.now = size
+        if self.is_mounted:
+            self.query_one("#too-small", Static).update(self._words())
+
+    @property
+    def text(self) -> str:
+        """The message, plain."""
+        return self._words()

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from king.bots import Bot, BotSpecError, make_bot
@@ -17,10 +18,18 @@ from king.cards import Card
 from king.game import Game, Phase
 from king.i18n import DEFAULT_LANGUAGE, parse_language
 from king.rules import Declaration, Rules
-from king.tui.save import PlayError, default_save_path, read_saved, record_of, write_atomic
+from king.tui.save import (
+    PlayError,
+    default_save_path,
+    last_unfinished,
+    read_saved,
+    record_of,
+    remember_last,
+    write_atomic,
+)
 from king.view import SeatView
 
-__all__ = ["HUMAN_NAME", "Action", "PlaySession"]
+__all__ = ["HUMAN_NAME", "Action", "Opened", "PlaySession", "open_table"]
 
 #: The person's name in the saved record.
 HUMAN_NAME = "You"
@@ -199,6 +208,60 @@ class PlaySession:
         """Release the bots (external programs)."""
         for bot in self._bots.values():
             bot.close()
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """The table ``king play`` opens, and whether it is the last unfinished game going
+    on by itself (then ``unused`` names the new-game options it does not use)."""
+
+    session: PlaySession
+    resumed: bool = False
+    unused: tuple[str, ...] = ()
+
+
+def open_table(
+    *,
+    bots: Sequence[str],
+    rules: Rules,
+    seed: int | None,
+    seat: int,
+    resume: Path | None = None,
+    save: Path | None = None,
+    new: bool = False,
+    asked: Sequence[str] = (),
+    lang: str | None = None,
+    default_lang: str = DEFAULT_LANGUAGE,
+    environ: Mapping[str, str] | None = None,
+) -> Opened:
+    """The table of ``king play``: the game in ``resume``; else, unless ``new``, the last
+    unfinished game (as ``king`` resumes its game in the browser, so a person need not
+    find the file); else a new game.  ``asked`` names the new-game options the person
+    gave (``--bots``, ``--rules``…): those a resumed game does not use are told, so the
+    person learns that ``--new`` starts a game with them.  The game is noted as the last
+    one played (in ``environ``'s data folder)."""
+    last = None if new or resume is not None else last_unfinished(environ)
+    if last is not None:
+        resume, save = last, None
+    elif resume is None and save is None:
+        save = default_save_path(environ=environ)
+    session = PlaySession.start(
+        bots=bots,
+        rules=rules,
+        seed=seed,
+        seat=seat,
+        resume=resume,
+        save=save,
+        lang=lang,
+        default_lang=default_lang,
+    )
+    remember_last(session.path, environ)
+    if last is None:
+        return Opened(session)
+    # Bots that equal the saved ones are used: they let its external programs run again.
+    same_bots = tuple(str(b) for b in bots) == session.bot_specs
+    unused = tuple(flag for flag in asked if not (flag == "--bots" and same_bots))
+    return Opened(session, resumed=True, unused=unused)
 
 
 def _check_commands(path: Path, saved: Sequence[str], given: Sequence[str]) -> None:

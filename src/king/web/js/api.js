@@ -37,6 +37,8 @@ export async function call(method, path, body) {
 
 export const api = {
   bots: () => call("GET", "/api/bots"),
+  /** How far the computer players are in getting ready (the local game's first start). */
+  preparing: () => call("GET", "/api/preparing"),
   lobby: () => call("GET", "/api/tables"),
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
   create: (request) => call("POST", "/api/tables", request),

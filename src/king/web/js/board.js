@@ -9,7 +9,7 @@ import { cardFace, cardLabel, position, RED_SUITS, SUIT_SYMBOLS } from "./cards.
 import { offlineManifest } from "./offline/install.js";
 import { errorText } from "./reasons.js";
 import { contractName } from "./render.js";
-import { applyStrings, installLanguageSelect, loadStrings, onLanguageChange, t } from "./strings.js";
+import { applyStrings, installLanguageSelect, language, loadStrings, onLanguageChange, t } from "./strings.js";
 
 const $ = (id) => document.getElementById(id);
 const RANKS = "AKQJT98765432";
@@ -224,7 +224,8 @@ function draw() {
   drawSeats(deal, shown, tricksDone, points, toMove, decision);
   drawTrick(deal, plays, played);
   drawWhere(deal, played, plays, toMove);
-  drawDecision(decision, toMove, deal, played, plays);
+  drawPosition(deal, played, plays, toMove);
+  drawDecision(decision, toMove, deal);
   drawVerdict(decision, toMove);
   drawMistakes();
   renderTotals($("chart-totals"), view.board, names(), view.deal);
@@ -239,6 +240,13 @@ function draw() {
   $("step-deal-forward").disabled = view.deal === view.board.deals.length - 1;
 }
 
+/** The trick the felt shows: 0 before the declaration, else the trick of the last card
+ * played (the first before any). */
+function trickShown(played, plays) {
+  if (played < 0) return 0;
+  return played === 0 ? 1 : plays[Math.min(played, plays.length) - 1].trick + 1;
+}
+
 function drawInfo(deal, played, plays) {
   const box = $("board-info");
   box.replaceChildren();
@@ -247,8 +255,7 @@ function drawInfo(deal, played, plays) {
   box.append(number);
   if (played >= 0) {
     box.append(el("span", "deal-contract", contractName(deal.contract, deal.trump ?? null)));
-    const trick = played === 0 ? 1 : plays[Math.min(played, plays.length) - 1].trick + 1;
-    box.append(el("span", "deal-trick", t("table.trickNumber", { n: trick })));
+    box.append(el("span", "deal-trick", t("table.trickNumber", { n: trickShown(played, plays) })));
   }
   box.append(el("span", "deal-declarer", t("table.declarer", { name: names()[deal.declarer] })));
 }
@@ -349,14 +356,33 @@ function drawVerdict(decision, toMove) {
     : t("analysis.verdictBest", { choice: chosen });
 }
 
-function drawDecision(decision, toMove, deal, played, plays) {
+/** The position the felt shows, at the head of the panel: its trick and who acts there
+ * (the decision below is theirs, made from this very position). */
+function drawPosition(deal, played, plays, toMove) {
+  const box = $("panel-position");
+  const trick = trickShown(played, plays);
+  box.dataset.trick = String(trick);
+  if (toMove === null) delete box.dataset.seat;
+  else box.dataset.seat = String(toMove);
+  box.style.setProperty("--seat-colour", toMove === null ? "" : SEAT_COLOURS[toMove]);
+  box.textContent = positionText(deal, played, plays, toMove, trick);
+}
+
+function positionText(deal, played, plays, toMove, trick) {
+  if (played < 0) return t("analysis.declares", { name: names()[deal.declarer] });
+  if (toMove === null) return t(deal.complete ? "analysis.dealOver" : "analysis.recordStops");
+  const name = names()[toMove];
+  if (played === 0) return t("analysis.positionLead", { n: trick, name });
+  if (plays[played - 1].trick !== plays[played].trick) return t("analysis.positionAfter", { n: trick, name });
+  return t("analysis.positionPlay", { n: trick, name });
+}
+
+function drawDecision(decision, toMove, deal) {
   const box = $("decision");
   box.replaceChildren();
   delete box.dataset.kind;
-  if (toMove === null && !deal.complete) {
-    box.append(el("p", "", t("analysis.recordStops")));
-    return;
-  }
+  delete box.dataset.seat;
+  if (toMove === null && !deal.complete) return; // the position line says the record stops
   if (toMove === null) {
     const summary = el("table", "score-table deal-points");
     const head = el("tr");
@@ -368,7 +394,7 @@ function drawDecision(decision, toMove, deal, played, plays) {
       row.append(el("td", "name", name), el("td", "num", String(deal.points[seat])), el("td", "num total", String(deal.totals[seat])));
       summary.append(row);
     });
-    box.append(el("p", "", t("analysis.dealOver")), summary);
+    box.append(summary);
     return;
   }
   if (!view.analysis) return;
@@ -488,8 +514,37 @@ function setAnalysis(analysis) {
   view.analysis = analysis;
   view.decisions = decisionsOf(analysis, view.board);
   $("board").dataset.analysis = analysis ? "done" : "none";
-  status(analysis ? t("analysis.by", { engine: analysis.engine }) : "");
+  status("");
+  if (analysis) $("analysis-status").append(...engineCredit(String(analysis.engine)));
   draw();
+}
+
+/** Who analysed the game, named for people ("Search engine · 4,000 deals sampled ·
+ * 0.2 s a move"); the exact bot spec stays in its title and in a closed details. */
+function engineCredit(spec) {
+  const name = el("p", "engine-name small", engineName(spec));
+  name.id = "analysis-engine";
+  name.title = spec;
+  name.dataset.spec = spec;
+  const details = el("details", "engine-spec small muted");
+  details.append(el("summary", "", t("analysis.engineSpec")), el("code", "", spec));
+  return [name, el("p", "small muted", t("analysis.mistakeRule")), details];
+}
+
+/** A bot spec ("search:threads=2&worlds=4000&time=0.2") in words: the engine, the
+ * deals it samples and its time a move; the other options (threads, seeds) are left
+ * to the spec itself. */
+function engineName(spec) {
+  const colon = spec.indexOf(":");
+  const name = colon < 0 ? spec : spec.slice(0, colon);
+  const options = new URLSearchParams(colon < 0 ? "" : spec.slice(colon + 1));
+  const number = new Intl.NumberFormat(language());
+  const parts = [name === "search" ? t("analysis.engineSearch") : t("analysis.engineNamed", { name: name.replace(/[^\w-]/g, "") || "?" })];
+  const worlds = Number(options.get("worlds") ?? NaN);
+  if (worlds > 0) parts.push(t("analysis.engineWorlds", { count: number.format(worlds) }));
+  const seconds = Number(options.get("time") ?? NaN);
+  if (seconds > 0) parts.push(t("analysis.engineTime", { seconds: number.format(seconds) }));
+  return parts.join(" · ");
 }
 
 /** Offer the record with its analysis as a file (king replay and this page read it). */

@@ -25,6 +25,7 @@ export function renderHand(ctx, onPlay) {
     button.dataset.card = code;
     const playable = legal.has(code);
     button.dataset.legal = playable ? "true" : "false";
+    if (playable && ctx.chosen === code) button.dataset.chosen = "true"; // tap again to play
     const label = cardLabel(code);
     button.setAttribute("aria-label", playable ? t("card.playable", { card: label }) : label);
     button.append(cardImage(code));

@@ -1,8 +1,9 @@
-// The lobby: the open tables (join, watch, copy an invite link), finished games, and
-// the form that creates a table.
+// The home screen: the big choices first (continue your game, play against the computer,
+// play with friends, join a table, learn King), then the open tables (named by their
+// host: join, watch, copy an invite link), the finished games, and the custom table form.
 
-import { installAccount, onAccountChange, renderAccount } from "./account.js";
-import { api, ApiError, copyText, inviteLink, loadName, loadSite, saveName, saveToken } from "./api.js";
+import { currentAccount, installAccount, onAccountChange, renderAccount } from "./account.js";
+import { api, ApiError, copyText, inviteLink, loadName, loadSite, loadToken, saveName, saveToken } from "./api.js";
 import { showRules } from "./dialogs.js";
 import { keepOffline, keepWhenInstalled, offlineManifest, offlineStatus, registerServiceWorker } from "./offline/install.js";
 import { errorText } from "./reasons.js";
@@ -39,11 +40,19 @@ function statusText(table) {
   return t(`lobby.status.${table.status}`);
 }
 
+/** The person who opened the table (the first person seated), by whom people know it. */
+function hostOf(table) {
+  return table.seats.find((seat) => seat.kind === "human" && seat.name)?.name ?? null;
+}
+
 function tableItem(table, finished) {
   const item = el("li", "table-item");
   item.dataset.table = table.id;
   const head = el("div", "table-head");
-  head.append(el("strong", "", table.id), el("span", "muted", statusText(table)));
+  const host = hostOf(table);
+  const title = el("strong", "table-name", host ? t("lobby.hostTable", { name: host }) : table.id);
+  title.title = table.id;
+  head.append(title, el("span", "muted", statusText(table)));
   if (table.spectators) head.append(el("span", "muted", t("lobby.spectators", { n: table.spectators })));
   if (table.hints) head.append(el("span", "badge hints-badge", t("hint.on")));
   if (table.rated) head.append(el("span", "badge rated-badge", t("rated.badge")));
@@ -111,6 +120,86 @@ async function refresh() {
   const done = $("finished-tables");
   done.replaceChildren(...lobby.finished.map((table) => tableItem(table, true)));
   if (!lobby.finished.length) done.append(el("li", "muted", t("lobby.noFinished")));
+  showContinue(lobby.open);
+  const joinable = lobby.open.filter((table) => table.status === "waiting" && table.seats.some((s) => !s.claimed));
+  $("join-help").textContent = joinable.length ? t("home.joinOpen", { n: joinable.length }) : t("home.joinHelp");
+}
+
+/** "Continue your game": the unfinished table this browser holds a seat at. */
+function showContinue(open) {
+  const mine = open.find((table) => loadToken(table.id) && table.status !== "closed");
+  const button = $("btn-continue");
+  button.hidden = !mine;
+  if (!mine) return;
+  button.href = `/t/${mine.id}`;
+  const others = mine.seats.filter((seat) => seat.claimed || seat.kind === "bot").map(seatLabel);
+  $("continue-help").textContent = `${statusText(mine)} · ${others.join(", ")}`;
+}
+
+/** The name a quick game is played under: the account's, the last one typed, or a
+ * plain word for a newcomer (changeable in the custom table). */
+function quickName() {
+  const account = currentAccount();
+  if (account && account.kind !== "guest" && account.name) return account.name;
+  return loadName() || t("home.defaultName");
+}
+
+/** Create a table from the home screen's choices and go to it (``then`` adds to its
+ * address: ?learn for the lessons). */
+async function quickTable(seats, { hints = false, rated = false, then = "", name = quickName() } = {}) {
+  $("home-error").textContent = "";
+  try {
+    const claim = await api.create({ name, rules: "classic", seats: [{ kind: "human" }, ...seats], seat: 0, hints, rated });
+    saveToken(claim.table, claim.token);
+    window.location.assign(`/t/${claim.table}${then}`);
+  } catch (error) {
+    $("home-error").textContent = error instanceof ApiError ? errorText(error) : String(error);
+  }
+}
+
+/** Play against the computer: the strongest computer players, rated for a registered
+ * player (the ratings follow their games against the bots). */
+function playComputer() {
+  const bot = bots?.[0]?.name ?? "rule";
+  const seats = [1, 2, 3].map(() => ({ kind: "bot", bot }));
+  quickTable(seats, { rated: mayRate(currentAccount()) && RATED_BOTS.includes(bot) });
+}
+
+/** Play with friends: seats for one to three of them (computer players in the rest);
+ * the table then shows its invitation link. */
+function askFriends() {
+  const dialog = $("dlg-friends");
+  const account = currentAccount();
+  const registered = account && account.kind !== "guest" && account.name;
+  $("friends-name-label").hidden = Boolean(registered);
+  $("friends-name").required = !registered;
+  $("friends-name").value = registered ? account.name : loadName();
+  $("friends-error").textContent = "";
+  dialog.showModal();
+}
+
+async function createForFriends(event) {
+  event.preventDefault();
+  const name = $("friends-name").value.trim() || quickName();
+  const count = Number($("friends-form").querySelector("input[name=friends]:checked")?.value ?? 3);
+  const bot = bots?.[0]?.name ?? "rule";
+  const seats = [1, 2, 3].map((n) => (n <= count ? { kind: "human" } : { kind: "bot", bot }));
+  if (!$("friends-name-label").hidden) saveName(name);
+  $("friends-create").disabled = true;
+  await quickTable(seats, { name });
+  $("friends-create").disabled = false;
+  $("friends-error").textContent = $("home-error").textContent;
+}
+
+/** Learn King: a first game against the quick rule bots, with hints, whose page teaches
+ * (learn.js: each lesson at its moment, skippable). */
+function learn() {
+  if (!$("offline-unreachable").hidden) {
+    window.location.assign("/offline?learn"); // no server: the lessons play on this device
+    return;
+  }
+  const seats = [1, 2, 3].map(() => ({ kind: "bot", bot: "rule" }));
+  quickTable(seats, { hints: true, then: "?learn" });
 }
 
 let bots = null;
@@ -305,6 +394,11 @@ async function main() {
   onAccountChange(formForAccount);
   installOffline();
   $("btn-phone").addEventListener("click", showPhone);
+  $("btn-play-computer").addEventListener("click", playComputer);
+  $("btn-play-friends").addEventListener("click", askFriends);
+  $("friends-form").addEventListener("submit", createForFriends);
+  $("friends-cancel").addEventListener("click", () => $("dlg-friends").close());
+  $("btn-learn").addEventListener("click", learn);
   $("phone-close").addEventListener("click", () => $("dlg-phone").close());
   await Promise.all([installAccount(), buildSeatChoices(), loadSite()]);
   await refresh();

@@ -96,9 +96,7 @@ export function renderSeats(ctx) {
       head.append(ratingBadge(info.rating, info.provisional, "seat-rating"));
     }
     if (info?.kind === "bot") head.append(el("span", "badge bot", t("badge.bot")));
-    if (info?.kind === "human" && info.claimed && !info.connected && seat !== ctx.seat) {
-      head.append(el("span", "badge away", info.stand_in ? t("table.standIn") : t("table.away")));
-    }
+    if (info?.kind === "human" && info.claimed && !info.connected && seat !== ctx.seat) head.append(absence(ctx, info));
     if (view?.declarer === seat && view.phase !== "over") {
       const badge = el("span", "badge declarer-badge", t("badge.declarer"));
       badge.title = t("badge.declarerTitle");
@@ -191,11 +189,71 @@ export function renderTurn(ctx) {
   } else {
     const key = declaring ? "table.theirTurnDeclare" : "table.theirTurn";
     box.textContent = t(key, { name: seatName(ctx, seat) });
+    awayLine(ctx, box, seat);
   }
   renderClock(ctx, box);
 }
 
 let clockTimer = null;
+
+/** When a bot will play for an away person, as a time on this page's clock (null: none
+ * will, or one already does). */
+function standInDue(ctx, info) {
+  if (info.stand_in_in === null || info.stand_in_in === undefined) return null;
+  return (ctx.tableReceived ?? Date.now()) + info.stand_in_in * 1000;
+}
+
+function secondsLeft(due) {
+  return Math.max(0, Math.ceil((due - Date.now()) / 1000));
+}
+
+/** The badge of a person not at the table: on their way (just joined), away with the
+ * seconds before a bot plays for them counting down for everyone, or played for. */
+function absence(ctx, info) {
+  if (info.joining) return el("span", "badge joining", t("table.joining"));
+  if (info.stand_in) return el("span", "badge away", t("table.standIn"));
+  const badge = el("span", "badge away", t("table.away"));
+  const due = standInDue(ctx, info);
+  if (due !== null) {
+    badge.classList.add("away-countdown");
+    badge.dataset.due = String(due);
+    badge.textContent = t("table.awayFor", { n: secondsLeft(due) });
+    startAwayTicks();
+  }
+  return badge;
+}
+
+let awayTimer = null;
+
+/** Count the away badges (and the turn line) down each second, on every screen. */
+function startAwayTicks() {
+  if (awayTimer !== null) return;
+  awayTimer = window.setInterval(() => {
+    const badges = document.querySelectorAll("[data-due]");
+    for (const badge of badges) {
+      const left = secondsLeft(Number(badge.dataset.due));
+      badge.textContent = t(badge.dataset.key ?? "table.awayFor", { n: left, name: badge.dataset.name ?? "" });
+    }
+    if (!badges.length) {
+      window.clearInterval(awayTimer);
+      awayTimer = null;
+    }
+  }, 1000);
+}
+
+/** The person to act is away: when a bot plays for them, counting down. */
+function awayLine(ctx, box, seat) {
+  const info = ctx.table?.seats?.[seat];
+  if (!info || info.kind !== "human" || info.connected || info.joining) return;
+  const due = standInDue(ctx, info);
+  if (due === null) return;
+  const name = seatName(ctx, seat);
+  const line = el("span", "away-line", t("table.awayTurn", { n: secondsLeft(due), name }));
+  line.id = "away-line";
+  Object.assign(line.dataset, { due: String(due), key: "table.awayTurn", name });
+  box.replaceChildren(line);
+  startAwayTicks();
+}
 
 /** A rated table's clock for the person to act: the time before the stand-in moves
  * for them, counting down (#clock; data-low when ten seconds or fewer are left). */

@@ -4,6 +4,12 @@
 import { api, ApiError, forgetToken, loadName, loadSite, loadSpeed, loadToken, saveName, saveSpeed, saveToken } from "./api.js";
 import { Connection } from "./connection.js";
 import { LocalConnection } from "./offline/connection.js";
+import { watchPreparing } from "./preparing.js";
+import { learning, Lessons } from "./learn.js";
+import { installReactions, renderReactions, showReaction } from "./reactions.js";
+import { installSetting, setting } from "./settings.js";
+import { sound, unlockSound } from "./sound.js";
+import { cardLabel } from "./cards.js";
 import { keepOffline, keepWhenInstalled, offlineManifest, offlineStatus, registerServiceWorker } from "./offline/install.js";
 import { installDeclareKeys, renderDeclare } from "./declare.js";
 import { askToJoin, showInvite, showLastTrick, showRules, showSheet, showSummary } from "./dialogs.js";
@@ -51,6 +57,8 @@ const ctx = {
   offline: window.location.pathname === "/offline",
 };
 const queue = [];
+/** Learn King's lessons (a table opened with ?learn), or null. */
+const lessons = learning ? new Lessons(tableId) : null;
 let pumping = false;
 let connection = null;
 let toastTimer = null;
@@ -85,8 +93,19 @@ function setPending(on) {
   document.body.dataset.busy = String(on || pumping);
 }
 
+/** Play a card: at once, or (with "tap a card twice" on) once it has been chosen, a
+ * first tap lifting it and saying so.  An illegal card goes at once: the table says
+ * why it may not be played. */
 function play(card) {
   if (ctx.pending || ctx.seat === null || replaced) return;
+  const legal = ctx.state?.legal.includes(card);
+  if (setting("confirm") && legal && ctx.chosen !== card) {
+    ctx.chosen = card;
+    renderHand(ctx, play);
+    document.getElementById("turn").textContent = t("settings.confirmAgain", { card: cardLabel(card) });
+    return;
+  }
+  ctx.chosen = null;
   if (connection.send({ type: "play", card })) setPending(true);
 }
 
@@ -109,7 +128,10 @@ async function playAgain() {
   try {
     const claim = await api.again(tableId, ctx.token);
     saveToken(claim.table, claim.token);
-    window.location.assign(`/t/${encodeURIComponent(claim.table)}${window.location.search}`);
+    const search = new URLSearchParams(window.location.search);
+    search.delete("learn"); // the lessons were this game's
+    const query = search.toString();
+    window.location.assign(`/t/${encodeURIComponent(claim.table)}${query ? `?${query}` : ""}`);
   } catch (error) {
     toast(error instanceof ApiError ? errorText(error) : String(error));
   }
@@ -126,6 +148,7 @@ function renderAll() {
   renderHand(ctx, play);
   renderDeclare(ctx, declare);
   renderHints(ctx);
+  renderReactions(ctx);
   renderWaiting();
   const over = ctx.state?.view.phase === "over";
   const closed = ctx.table?.status === "closed";
@@ -267,6 +290,7 @@ async function endOfDeal(message, hurry) {
   }
   setPending(false);
   renderAll();
+  sound(trick?.winner === ctx.seat ? "trick" : "card");
   if (trick) {
     const cards = trick.cards.map((card, i) => ({ seat: (trick.leader + i) % 4, card }));
     renderTrick(ctx, cards, { arriving: event.card, winner: trick.winner });
@@ -326,11 +350,14 @@ async function applyState(message, hurry) {
     await endOfDeal(message, hurry);
     return;
   }
+  const myTurnBefore = ctx.state?.view.to_act === ctx.seat;
   ctx.state = message;
+  ctx.chosen = null;
   setPending(false);
   const event = message.event;
   const { arrive, hold } = timing();
   renderAll();
+  playSounds(message, myTurnBefore);
   const view = message.view;
   if (event && event.kind === "play" && !hurry) {
     if (event.winner !== null && message.last_trick) {
@@ -356,6 +383,15 @@ async function applyState(message, hurry) {
   }
 }
 
+/** The sounds of a state (when the person has turned them on): a card, a trick the
+ * person took, their turn coming. */
+function playSounds(message, myTurnBefore) {
+  const event = message.event;
+  if (event?.kind === "play") sound(event.winner !== null && event.winner === ctx.seat ? "trick" : "card");
+  const mine = ctx.seat !== null && message.view.to_act === ctx.seat;
+  if (mine && !myTurnBefore) window.setTimeout(() => sound("turn"), 250);
+}
+
 // The page marks <body data-busy data-seq> so that tests can wait for it to settle.
 async function pump() {
   if (pumping) return;
@@ -365,6 +401,7 @@ async function pump() {
     while (queue.length) {
       const message = queue.shift();
       await applyState(message, queue.length > 6);
+      if (lessons) await lessons.teach(ctx, message); // the page waits while one is open
       document.body.dataset.seq = String(message.seq);
     }
   } finally {
@@ -382,6 +419,7 @@ function onMessage(message) {
       ctx.seat = message.seat;
       ctx.me = message.seat ?? 0;
       ctx.table = message.table;
+      ctx.tableReceived = Date.now(); // the seats' stand_in_in count from here
       ctx.pauseMs = message.bot_pause_ms;
       ctx.tableSpeed = message.speed ?? "normal";
       queue.length = 0;
@@ -398,7 +436,13 @@ function onMessage(message) {
       break;
     case "table":
       ctx.table = message.table;
-      if (!pumping) renderAll();
+      ctx.tableReceived = Date.now();
+      if (!pumping) {
+        renderAll();
+      } else {
+        renderSeats(ctx); // who is here or away shows at once, even mid-animation
+        renderTurn(ctx);
+      }
       break;
     case "state":
       message.received = Date.now(); // the clock's due_in counts from here
@@ -407,6 +451,9 @@ function onMessage(message) {
       break;
     case "hint":
       receiveHint(ctx, message);
+      break;
+    case "reaction":
+      showReaction(ctx, message);
       break;
     case "error":
       onError(message);
@@ -679,6 +726,14 @@ async function main() {
     askHint(ctx, (m) => connection.send(m));
   });
   installMenu();
+  installReactions((m) => connection.send(m));
+  installSetting("confirm", document.getElementById("opt-confirm"), () => {
+    ctx.chosen = null;
+    renderHand(ctx, play);
+  });
+  installSetting("sound", document.getElementById("opt-sound"), (on) => {
+    if (on) unlockSound();
+  });
   const speedSelect = document.getElementById("speed-select");
   speedSelect.addEventListener("change", () => chooseSpeed(speedSelect.value));
   renderSpeed();
@@ -692,6 +747,7 @@ async function main() {
     if (!(await join())) return;
   }
   connect();
+  if (!offline) watchPreparing();
 }
 
 main();
