@@ -398,7 +398,7 @@ def serve_command(
     ] = None,
 ) -> None:
     """Serve tables in the browser for people to join with an invite link."""
-    from king.bots import BotSpecError, strongest_bot
+    from king.bots import BotSpecError
     from king.server.config import ServerSettings
     from king.server.players import check_bot_spec
     from king.server.run import ServeError, serve
@@ -412,8 +412,6 @@ def serve_command(
         stand_in = check_bot_spec(stand_in)
     except BotSpecError as error:
         raise _fail(f"--stand-in: {error}", 2) from None
-    # The lobby offers the strongest bot first: have it ready before the first table.
-    _with_notice(lambda: _build_each([strongest_bot()]), [strongest_bot()])
     try:
         settings = ServerSettings(
             db=database,

@@ -24,7 +24,7 @@ OVERLAPS_OF = """(selector) => {
     const box = node.getBoundingClientRect();
     const style = getComputedStyle(node);
     return box.width > 0 && box.height > 0 && style.visibility !== "hidden"
-      && style.display !== "none" && node.textContent.trim() !== "";
+      && node.checkVisibility() && style.display !== "none" && node.textContent.trim() !== "";
   });
   const found = [];
   for (let i = 0; i < shown.length; i += 1) {
@@ -54,7 +54,7 @@ OVERLAPS = f"() => ({OVERLAPS_OF})({TABLE_TEXT!r})"
 HOME_TEXT = ", ".join(
     (
         *(".topbar .brand", ".topbar .deal-info", ".topbar .actions > *"),
-        *(".account-actions > *", ".home-choice:not([hidden])", ".table-item"),
+        *(".account-actions > *", ".home-choice:not([hidden])", "#open-tables .table-item"),
         *(".custom-table > summary", ".finished-games > summary"),
         ".offline-actions > :is(a, button):not([hidden])",
     )

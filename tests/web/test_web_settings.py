@@ -34,6 +34,8 @@ def open_menu_setting(page: Page, selector: str) -> None:
     page.wait_for_selector("#hand .card")  # the page is wired
     if page.locator("#btn-more").is_visible():
         page.click("#btn-more")
+    if not page.locator("#settings-menu[open]").count():
+        page.click("#settings-menu summary")
     page.check(selector)
 
 

@@ -10,7 +10,7 @@ fraction of a millisecond.  Declaring lives in :mod:`king.bots.rule_declare`.
 from __future__ import annotations
 
 from king.bots.base import Bot, BotSpecError
-from king.bots.position import from_view
+from king.bots.position import S_PLAYED, S_VOIDS, from_view
 from king.bots.rule_declare import choose_declaration
 from king.bots.rule_play import rule_card
 from king.cards import DECK, Card
@@ -21,21 +21,66 @@ __all__ = ["RuleBot", "choose_card"]
 
 
 class RuleBot(Bot):
-    """A club-strength heuristic player; deterministic given its seed."""
+    """A club-strength heuristic player; deterministic given its seed.
+
+    ``forget`` (0 to 1) makes it a weaker player in a human way: before each card it
+    loses track of that share of the cards played in earlier tricks and of the suits
+    the others have shown void (a missed count), then plays the rule card for what it
+    still remembers.  ``slip`` (0 to 1) is how often it then plays a neighbour of that
+    card instead (the next legal card of the same suit, up or down: a less safe card),
+    never one that is itself a penalty card of the contract.  It never plays a card
+    the rules forbid."""
 
     name = "rule"
+
+    def __init__(self, seed: int = 0, *, forget: float = 0.0, slip: float = 0.0) -> None:
+        super().__init__(seed)
+        self.forget = forget
+        self.slip = slip
 
     def declare(self, view: SeatView) -> Declaration:
         """Value the hand for each allowed declaration and plan the rest of the game."""
         return choose_declaration(view)
 
     def play(self, view: SeatView) -> Card:
-        """Score the legal cards from the view alone; no randomness is needed."""
-        return DECK[choose_card(view)]
+        """Score the legal cards from the view alone (as remembered)."""
+        if not self.forget and not self.slip:
+            return DECK[choose_card(view)]
+        card = choose_card(view, self._forgotten(view))
+        if not view.legal_cards.mask >> card & 1:
+            card = choose_card(view)  # what it forgot made a card seem allowed
+        if self.slip and self.rng.random() < self.slip:
+            card = self._neighbour(view, card)
+        return DECK[card]
+
+    def _neighbour(self, view: SeatView, card: int) -> int:
+        """A legal card of ``card``'s suit next to it in rank, not a penalty card."""
+        contract = view.contract
+        penalty = contract.penalty_mask if contract is not None else 0
+        suit = card // 13
+        near = [
+            other
+            for other in (card - 1, card + 1)
+            if other // 13 == suit
+            and view.legal_cards.mask >> other & 1
+            and not penalty >> other & 1
+        ]
+        return self.rng.choice(near) if near else card
+
+    def _forgotten(self, view: SeatView) -> tuple[int, int]:
+        """The earlier tricks' cards and the seats' voids this card forgets (masks)."""
+        cards = 0
+        for trick in view.tricks:
+            for card in trick.cards:
+                if self.rng.random() < self.forget:
+                    cards |= card.mask
+        voids = sum(1 << seat for seat in range(4) if self.rng.random() < self.forget)
+        return cards, voids
 
 
-def choose_card(view: SeatView) -> int:
-    """The id of the card the rule policy plays in this view."""
+def choose_card(view: SeatView, forgotten: tuple[int, int] = (0, 0)) -> int:
+    """The id of the card the rule policy plays in this view, having forgotten the
+    ``forgotten`` cards played and the voids of the seats in its mask."""
     legal = view.legal_cards.mask
     if not legal & (legal - 1):
         return legal.bit_length() - 1
@@ -43,10 +88,29 @@ def choose_card(view: SeatView) -> int:
     if contract is None:
         raise ValueError("the rule bot was asked to play before the declaration")
     trump = -1 if view.trump is None else int(view.trump)
-    return int(rule_card(from_view(view), contract.code, trump, view.rules.flags))
+    state = from_view(view)
+    cards, voids = forgotten
+    if cards or voids:
+        state[S_PLAYED] &= ~cards
+        for seat in range(4):
+            if voids >> seat & 1 and seat != view.seat:
+                state[S_VOIDS + seat] = 0
+    return int(rule_card(state, contract.code, trump, view.rules.flags))
 
 
 def build(seed: int, options: dict[str, str]) -> RuleBot:
-    if options:
-        raise BotSpecError(f"the rule bot takes no options, not {', '.join(options)}")
-    return RuleBot(seed)
+    unknown = sorted(set(options) - {"forget", "slip"})
+    if unknown:
+        raise BotSpecError(f"the rule bot takes forget and slip, not {', '.join(unknown)}")
+    return RuleBot(seed, forget=_share(options, "forget"), slip=_share(options, "slip"))
+
+
+def _share(options: dict[str, str], name: str) -> float:
+    text = options.get(name, "0")
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise BotSpecError(f"rule option {name} is a share from 0 to 1, not {text!r}")
+    return value

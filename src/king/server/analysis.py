@@ -23,6 +23,7 @@ from king.bots.analysis import (
 )
 from king.server.config import ServerSettings
 from king.server.players import BotRunner
+from king.server.preparing import PREPARING
 
 __all__ = ["Analyses", "AnalysisBusyError", "AnalysisJob", "engine_options"]
 
@@ -115,6 +116,7 @@ class Analyses:
 
     async def _run(self, job: AnalysisJob, record: dict[str, Any], points: list[Any]) -> None:
         owner = f"analysis:{job.key}"
+        await PREPARING.wait()  # building the engine would otherwise wait on the compiler
         bot = engine(self.options)
         decisions: list[Decision] = []
         try:

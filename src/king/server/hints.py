@@ -15,6 +15,7 @@ from king.bots.analysis import AnalysisOptions, Hint, engine, hint
 from king.bots.search import SearchBot
 from king.game import Game
 from king.server.players import BotRunner
+from king.server.preparing import PREPARING
 from king.server.protocol import HintMessage
 
 __all__ = ["HintClient", "TableHints", "position_of"]
@@ -79,6 +80,7 @@ class TableHints:
         try:
             async with self._lock:
                 if self._bot is None:
+                    await PREPARING.wait()  # building it would otherwise wait on the compiler
                     self._bot = engine(self.options)
                 bot = self._bot
                 found = await self.runner.run(self.owner, lambda: evaluate(bot))

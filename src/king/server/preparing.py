@@ -43,7 +43,6 @@ class Preparation:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._pending: frozenset[str] = frozenset()
         self._done = threading.Event()
         self._done.set()
         self._step = 0
@@ -57,15 +56,15 @@ class Preparation:
         if not slow:
             return
         with self._lock:
-            self._pending = slow
             self._step, self._steps = 0, len(slow)
             self._started = time.monotonic()
             self._done.clear()
         threading.Thread(target=self._prepare, args=(sorted(slow),), daemon=True).start()
 
     def ready_for(self, spec: str) -> bool:
-        """Whether a bot of ``spec`` can be built now without a long wait."""
-        return self._done.is_set() or spec not in self._pending
+        """Whether a bot of ``spec`` can be built now without a long wait: any bot but
+        the quick ones may need the kernels being compiled."""
+        return self._done.is_set() or _name(spec) in _QUICK_BOTS
 
     async def wait(self) -> None:
         """Return once everything is prepared (polling: no thread is held meanwhile)."""
@@ -88,7 +87,6 @@ class Preparation:
             log.exception("preparing the computer players failed")
         finally:
             with self._lock:
-                self._pending = frozenset()
                 self._step = self._steps
             self._done.set()
 

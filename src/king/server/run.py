@@ -21,6 +21,7 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI
 
+from king.bots import strongest_bot
 from king.jsontext import loads
 from king.rules import Rules
 from king.server.app import create_app
@@ -222,8 +223,11 @@ def serve(
     echo: Callable[[str], None] = print,
     log_level: str = "warning",
 ) -> None:
-    """Serve tables until interrupted (Ctrl-C or SIGTERM)."""
+    """Serve tables until interrupted (Ctrl-C or SIGTERM).  The strongest bot and the
+    stand-in get ready in the background (:mod:`king.server.preparing`): the server
+    answers at once, and a table's bots start once they are ready."""
     sock = bind(host, port)
+    PREPARING.start([strongest_bot(), settings.stand_in])
     url = _url(sock)
 
     def ready(registry: Registry) -> None:
