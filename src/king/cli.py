@@ -66,7 +66,8 @@ def main(
             "--bots",
             metavar="BOTS",
             help=f"Without a command: the three computer players, comma-separated, or one "
-            f"for all three: {bot_names()} (default: the strongest bot in every seat).",
+            f"for all three: {bot_names()} (default: the level chosen in the page, Medium "
+            "until then).",
         ),
     ] = None,
     rules: Annotated[
@@ -141,13 +142,17 @@ def main(
     """
     if ctx.invoked_subcommand is not None:
         return
-    from king.bots import BotSpecError, strongest_bot
+    from king.bots import BotSpecError
+    from king.bots.levels import DEFAULT_LEVEL
     from king.server.config import ServerSettings
+    from king.server.local_game import saved_level
     from king.server.players import check_bot_spec
     from king.server.run import ServeError, run_local
     from king.server.store import default_db_path
 
-    specs = [strongest_bot()] * 3 if bots is None else [b.strip() for b in bots.split(",")]
+    database = db if db is not None else default_db_path()
+    level = saved_level(database.with_name("local-table.json")) or DEFAULT_LEVEL
+    specs = [level] * 3 if bots is None else [b.strip() for b in bots.split(",")]
     if len(specs) == 1:
         specs *= 3  # one bot for all three seats
     if len(specs) != 3 or not all(specs):
@@ -159,7 +164,7 @@ def main(
         raise _fail(str(error), 2) from None
     language = None if lang is None else _language(lang)
     settings = ServerSettings(
-        db=db if db is not None else default_db_path(),
+        db=database,
         language=language or "en",
         bot_pause=bot_pause,
     )

@@ -51,12 +51,14 @@ def free_port() -> int:
 
 @contextmanager
 def local_king(
-    tmp_path: Path, *args: str, env: dict[str, str] | None = None
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None, bots: bool = True
 ) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
-    """``king ARGS`` (no browser, its own database) until it says how it stops."""
+    """``king ARGS`` (no browser, its own database) until it says how it stops; with
+    ``rule`` bots unless ``--bots`` is given or ``bots`` is false (its own default)."""
     command = [sys.executable, "-m", "king", "--no-browser", "--db", str(tmp_path / "k.db")]
+    chosen = ["--bots", "rule,rule,rule"] if bots and "--bots" not in args else []
     process = subprocess.Popen(
-        [*command, *([] if "--bots" in args else ["--bots", "rule,rule,rule"]), *args],
+        [*command, *chosen, *args],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

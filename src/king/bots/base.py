@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from king.bots.levels import LEVELS
 from king.cards import Card
 from king.rules import Declaration
 from king.view import SeatView
@@ -141,8 +142,37 @@ def _lazy(module: str, function: str) -> Callable[[int, dict[str, str]], Bot]:
     return factory
 
 
+def _level(spec: str) -> Callable[[int, dict[str, str]], Bot]:
+    """A level's factory: the bot its spec names (:mod:`king.bots.levels`)."""
+
+    def factory(seed: int, options: dict[str, str]) -> Bot:
+        if options:
+            raise BotSpecError(
+                f"a level takes no options (it plays as {spec}), not {', '.join(options)}"
+            )
+        return make_bot(spec, seed)
+
+    return factory
+
+
+#: The levels' strength ranks: below the engines they stand for, so that the strongest
+#: bot stays the engine itself.
+_LEVEL_STRENGTH = {"beginner": 2, "easy": 5, "medium": 9, "hard": 50, "expert": 95}
+
+#: The levels, as bots of their own (each its spec's bot).
+_LEVEL_BOTS = tuple(
+    BotInfo(
+        level.name,
+        f"level {level.name}: {level.spec}",
+        _LEVEL_STRENGTH[level.name],
+        _level(level.spec),
+    )
+    for level in LEVELS
+)
+
 #: The bots that come with king, declared here so that listing them imports none.
 BUILTIN_BOTS: tuple[BotInfo, ...] = (
+    *_LEVEL_BOTS,
     BotInfo("random", "a uniformly random legal choice", 0, _lazy("king.bots.random_bot", "build")),
     BotInfo(
         "rule",

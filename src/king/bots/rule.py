@@ -14,6 +14,7 @@ from king.bots.position import S_PLAYED, S_VOIDS, from_view
 from king.bots.rule_declare import choose_declaration
 from king.bots.rule_play import rule_card
 from king.cards import DECK, Card
+from king.deal import winning_card
 from king.rules import Declaration
 from king.view import SeatView
 
@@ -28,15 +29,20 @@ class RuleBot(Bot):
     the others have shown void (a missed count), then plays the rule card for what it
     still remembers.  ``slip`` (0 to 1) is how often it then plays a neighbour of that
     card instead (the next legal card of the same suit, up or down: a less safe card),
-    never one that is itself a penalty card of the contract.  It never plays a card
-    the rules forbid."""
+    never one that is itself a penalty card of the contract.  ``careless`` (0 to 1) is
+    how often it plays any legal card that is not absurd instead: never a penalty card
+    that would take the trick as it stands when another card would not, nor a penalty
+    card led when another could be.  It never plays a card the rules forbid."""
 
     name = "rule"
 
-    def __init__(self, seed: int = 0, *, forget: float = 0.0, slip: float = 0.0) -> None:
+    def __init__(
+        self, seed: int = 0, *, forget: float = 0.0, slip: float = 0.0, careless: float = 0.0
+    ) -> None:
         super().__init__(seed)
         self.forget = forget
         self.slip = slip
+        self.careless = careless
 
     def declare(self, view: SeatView) -> Declaration:
         """Value the hand for each allowed declaration and plan the rest of the game."""
@@ -44,8 +50,10 @@ class RuleBot(Bot):
 
     def play(self, view: SeatView) -> Card:
         """Score the legal cards from the view alone (as remembered)."""
-        if not self.forget and not self.slip:
+        if not self.forget and not self.slip and not self.careless:
             return DECK[choose_card(view)]
+        if self.careless and self.rng.random() < self.careless:
+            return DECK[self.rng.choice(sensible_cards(view))]
         card = choose_card(view, self._forgotten(view))
         if not view.legal_cards.mask >> card & 1:
             card = choose_card(view)  # what it forgot made a card seem allowed
@@ -78,6 +86,27 @@ class RuleBot(Bot):
         return cards, voids
 
 
+def sensible_cards(view: SeatView) -> list[int]:
+    """The legal cards a careless person might play: all but a penalty card that would
+    take the trick as it stands (or one led) when another card would not."""
+    legal = [card.id for card in view.legal_cards]
+    contract = view.contract
+    penalty = contract.penalty_mask if contract is not None else 0
+    if not penalty:
+        return legal
+    trick = sum(card.mask for _, card in view.current_trick)
+    led = view.current_trick[0][1].id // 13 if view.current_trick else -1
+    trump = -1 if view.trump is None else int(view.trump)
+
+    def absurd(card: int) -> bool:
+        if not penalty >> card & 1:
+            return False
+        return led < 0 or winning_card(trick | 1 << card, led, trump) == card
+
+    kept = [card for card in legal if not absurd(card)]
+    return kept or legal
+
+
 def choose_card(view: SeatView, forgotten: tuple[int, int] = (0, 0)) -> int:
     """The id of the card the rule policy plays in this view, having forgotten the
     ``forgotten`` cards played and the voids of the seats in its mask."""
@@ -99,10 +128,15 @@ def choose_card(view: SeatView, forgotten: tuple[int, int] = (0, 0)) -> int:
 
 
 def build(seed: int, options: dict[str, str]) -> RuleBot:
-    unknown = sorted(set(options) - {"forget", "slip"})
+    unknown = sorted(set(options) - set(RULE_OPTIONS))
     if unknown:
-        raise BotSpecError(f"the rule bot takes forget and slip, not {', '.join(unknown)}")
-    return RuleBot(seed, forget=_share(options, "forget"), slip=_share(options, "slip"))
+        known = ", ".join(RULE_OPTIONS)
+        raise BotSpecError(f"the rule bot takes {known}, not {', '.join(unknown)}")
+    return RuleBot(seed, **{name: _share(options, name) for name in RULE_OPTIONS})
+
+
+#: The rule bot's options, each a share from 0 to 1 (see :class:`RuleBot`).
+RULE_OPTIONS = ("forget", "slip", "careless")
 
 
 def _share(options: dict[str, str], name: str) -> float:

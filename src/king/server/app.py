@@ -26,6 +26,8 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from king import __version__
+from king.bots import BotInfo
+from king.bots.levels import level_of
 from king.jsontext import JSONTextError, loads
 from king.record import RecordError, ReplayReport, parse, replay, to_record
 from king.server import offline
@@ -38,6 +40,7 @@ from king.server.database import open_store
 from king.server.lan import qr_svg
 from king.server.languages import choose_language, language_names, page_messages
 from king.server.lease import LeaseError, LeaseService
+from king.server.local_api import add_local_api
 from king.server.people import People
 from king.server.people_api import (
     add_people_api,
@@ -324,6 +327,7 @@ def create_app(
     _add_error_handlers(app)
     _add_api(app)
     add_people_api(app)
+    add_local_api(app)
     _add_socket(app)
     _add_pages(app)
     return app
@@ -459,6 +463,21 @@ def _find(request: Request, table_id: str) -> Table:
     return table
 
 
+def bot_model(info: BotInfo) -> BotInfoModel:
+    """A bot as ``GET /api/bots`` lists it: a level with its measured strength."""
+    level = level_of(info.name)
+    if level is None:
+        return BotInfoModel(name=info.name, summary=info.summary, strength=info.strength)
+    return BotInfoModel(
+        name=info.name,
+        summary=info.summary,
+        strength=info.strength,
+        level=True,
+        vs_rule=level.vs_rule,
+        interval=level.interval,
+    )
+
+
 def _add_api(app: FastAPI) -> None:
     @app.get("/api/health")
     async def health() -> Health:
@@ -489,9 +508,7 @@ def _add_api(app: FastAPI) -> None:
 
     @app.get("/api/bots")
     async def bots() -> list[BotInfoModel]:
-        return [
-            BotInfoModel(name=b.name, summary=b.summary, strength=b.strength) for b in table_bots()
-        ]
+        return [bot_model(b) for b in table_bots()]
 
     @app.get("/api/i18n")
     async def strings(

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from king.bots import BotSpecError, make_bot, parse_spec
+from king.bots.levels import level_of
 
 __all__ = ["PREPARING", "Preparation", "PreparationState"]
 
@@ -52,7 +53,7 @@ class Preparation:
 
     def start(self, specs: Iterable[str]) -> None:
         """Prepare ``specs`` in the background (those built in a blink need nothing)."""
-        slow = frozenset(spec for spec in specs if _name(spec) not in _QUICK_BOTS)
+        slow = frozenset(spec for spec in specs if not _quick(spec))
         if not slow:
             return
         with self._lock:
@@ -64,7 +65,7 @@ class Preparation:
     def ready_for(self, spec: str) -> bool:
         """Whether a bot of ``spec`` can be built now without a long wait: any bot but
         the quick ones may need the kernels being compiled."""
-        return self._done.is_set() or _name(spec) in _QUICK_BOTS
+        return self._done.is_set() or _quick(spec)
 
     async def wait(self) -> None:
         """Return once everything is prepared (polling: no thread is held meanwhile)."""
@@ -104,11 +105,14 @@ class Preparation:
             self._step = min(self._steps, self._step + steps)
 
 
-def _name(spec: str) -> str:
+def _quick(spec: str) -> bool:
+    """Whether a bot of ``spec`` is built in a blink (a quick bot, or a level of one)."""
     try:
-        return parse_spec(spec)[0]
+        name = parse_spec(spec)[0]
     except BotSpecError:
-        return spec
+        return False
+    level = level_of(name)
+    return not level.compiled if level is not None else name in _QUICK_BOTS
 
 
 #: The process's preparation (the local game starts it; a server with none is ready).

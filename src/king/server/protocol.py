@@ -574,11 +574,16 @@ class LobbyInfo(_Model):
 
 
 class BotInfoModel(_Model):
-    """A bot that a seat may be given."""
+    """A bot that a seat may be given.  A level (``level`` true) is offered to people
+    first, by name, beside what it was measured at (docs/bots.md): ``vs_rule``, its
+    points per deal above par against three ``rule`` bots, ± ``interval`` (95%)."""
 
     name: str
     summary: str
     strength: int
+    level: bool = False
+    vs_rule: float | None = None
+    interval: float | None = None
 
 
 class PageStrings(_Model):

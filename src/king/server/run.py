@@ -4,7 +4,6 @@ against three computer players in the browser."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import socket
@@ -16,7 +15,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
-from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
@@ -29,13 +27,18 @@ from king.server.config import ServerSettings
 from king.server.database import open_store
 from king.server.lan import choose_address, interface_addresses, qr_terminal
 from king.server.lease import LeaseError, LeaseService
-from king.server.people import rated_refusal
+from king.server.local_game import (
+    LOCAL_NAME,
+    local_address,
+    local_request,
+    local_table,
+    read_note,
+    write_note,
+)
 from king.server.preparing import PREPARING
-from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.registry import Registry
 from king.server.shared import SharedTables
 from king.server.store import EventStore, StoreError, StoreLockedError, describe
-from king.server.tables import Table
 
 __all__ = [
     "ClientFaultFilter",
@@ -52,7 +55,6 @@ log = logging.getLogger("king.server")
 #: The largest WebSocket message uvicorn reads; bigger ones close the connection (1009).
 #: Anything from 4 KiB (the protocol's limit) to this size gets an ``error`` message.
 WS_MAX_BYTES = 4 * 1024 * 1024
-LOCAL_NAME = "You"
 
 
 class ServeError(RuntimeError):
@@ -300,8 +302,8 @@ def run_local(
     PREPARING.start(bots)  # the search bot compiles while the page already opens
 
     def ready(registry: Registry) -> None:
-        table_id, token, resumed = _local_table(registry, saved, bots, rules, new, hints)
-        _write_note(running, {"url": url, "pid": os.getpid()})
+        table_id, token, resumed = local_table(registry, saved, bots, rules, new, hints)
+        write_note(running, {"url": url, "pid": os.getpid()})
         address = local_address(url, table_id, token, language)
         if resumed and asked:
             given = " and ".join(asked)
@@ -348,7 +350,7 @@ def _join_running(
 ) -> str | None:
     """The address of the local table at the ``king`` that holds the database, or
     ``None`` when it cannot be reached (the lock is then someone else's)."""
-    note = _read_note(running)
+    note = read_note(running)
     url = note.get("url") if note is not None else None
     if not isinstance(url, str) or not url.startswith("http://127.0.0.1:"):
         return None
@@ -356,105 +358,16 @@ def _join_running(
         with urllib.request.urlopen(f"{url}/api/health", timeout=3) as answer:
             if not loads(answer.read()).get("ok"):
                 return None
-        table = _read_note(saved)
+        table = read_note(saved)
         if new or table is None:
-            request = _local_request(bots, rules, hints).model_dump_json().encode()
+            request = local_request(bots, rules, hints).model_dump_json().encode()
             post = urllib.request.Request(
                 f"{url}/api/tables", data=request, headers={"content-type": "application/json"}
             )
             with urllib.request.urlopen(post, timeout=10) as answer:
                 claim = loads(answer.read())
             table = {"table": claim["table"], "token": claim["token"]}
-            _write_note(saved, table)
+            write_note(saved, table)
         return local_address(url, str(table["table"]), str(table["token"]), language)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-
-
-def _read_note(path: Path) -> dict[str, Any] | None:
-    """A small JSON note kept beside the database, or ``None``."""
-    try:
-        data = loads(path.read_bytes())
-    except (OSError, ValueError):
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _write_note(path: Path, data: dict[str, Any]) -> None:
-    try:
-        path.write_text(json.dumps(data), encoding="utf-8")
-        path.chmod(0o600)
-    except OSError:
-        pass  # the game still works; a second `king` just cannot find it
-
-
-def _local_request(bots: Sequence[str], rules: Rules, hints: bool = False) -> CreateTableRequest:
-    """The local table: the person at seat 0, the bots; rated whenever it can be (a
-    preset, house bots at their defaults, no hints), so the person's rating follows
-    their games against the bots."""
-    seats = [SeatRequest(kind="human")] + [SeatRequest(kind="bot", bot=b) for b in bots]
-    spec = rules.to_spec()
-    rated = rated_refusal(spec, hints, [(s.kind, s.bot) for s in seats]) is None
-    return CreateTableRequest(
-        rules=spec if isinstance(spec, str) else dict(spec),
-        seats=seats,
-        seat=0,
-        name=LOCAL_NAME,
-        hints=hints,
-        rated=rated,
-    )
-
-
-def local_address(url: str, table_id: str, token: str, language: str | None = None) -> str:
-    """The address that opens the local table with its seat's token (after ``#``, which
-    the browser never sends) and, when given, the page's language.
-
-    >>> local_address("http://127.0.0.1:8000", "Zq3x9AbC", "tok", "tr")
-    'http://127.0.0.1:8000/t/Zq3x9AbC?lang=tr#token=tok'
-    """
-    query = f"?lang={language}" if language else ""
-    return f"{url}/t/{table_id}{query}#token={token}"
-
-
-def _local_table(
-    registry: Registry,
-    saved: Path,
-    bots: Sequence[str],
-    rules: Rules,
-    new: bool,
-    hints: bool = False,
-) -> tuple[str, str, bool]:
-    """The local game to open, its token, and whether it is the saved unfinished one
-    (unless hints are asked for and it has none) rather than a new one.  A new game
-    takes the saved one's place for good: that one is closed, as an idle table is (its
-    record stays), so that it no longer counts, nor comes back, as an unfinished table."""
-    previous = _saved_local(registry, saved)
-    if previous is not None and not new and (previous[0].hints or not hints):
-        return previous[0].id, previous[1], True
-    people = registry.people
-    account = people.accounts.local(LOCAL_NAME) if people is not None else None
-    table, _, new_token = registry.create(_local_request(bots, rules, hints), account=account)
-    assert new_token is not None
-    _write_note(saved, {"table": table.id, "token": new_token})
-    if previous is not None:
-        try:
-            previous[0].close_idle()
-        except StoreError as error:
-            log.error("the previous local game %s was not closed: %s", previous[0].id, error)
-    return table.id, new_token, False
-
-
-def _saved_local(registry: Registry, saved: Path) -> tuple[Table, str] | None:
-    """The unfinished local game the note beside the database names, with its seat's
-    token, or ``None`` (no note, an unreadable one, or a game over or closed)."""
-    data = _read_note(saved)
-    if data is None:
-        return None
-    try:
-        table = registry.get(str(data["table"]))
-        token = str(data["token"])
-        if table is not None and table.is_open and table.authenticate(token) == 0:
-            return table, token
-    except (KeyError, StoreError):
-        pass  # an unreadable note only means a new game
-    return None

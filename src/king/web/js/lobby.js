@@ -7,7 +7,7 @@ import { api, ApiError, copyText, inviteLink, loadName, loadSite, loadToken, sav
 import { showRules } from "./dialogs.js";
 import { keepOffline, keepWhenInstalled, offlineManifest, offlineStatus, registerServiceWorker } from "./offline/install.js";
 import { errorText } from "./reasons.js";
-import { applyStrings, installLanguageSelect, loadStrings, onLanguageChange, t } from "./strings.js";
+import { applyStrings, botName, installLanguageSelect, loadStrings, onLanguageChange, t } from "./strings.js";
 
 const $ = (id) => document.getElementById(id);
 let toastTimer = null;
@@ -30,7 +30,7 @@ function toast(text) {
 }
 
 function seatLabel(seat) {
-  if (seat.kind === "bot") return t("table.bot", { bot: seat.bot, n: seat.seat });
+  if (seat.kind === "bot") return t("table.bot", { bot: botName(seat.bot), n: seat.seat });
   if (seat.name && seat.guest) return t("table.guest", { name: seat.name });
   return seat.name ?? t("lobby.free");
 }
@@ -160,7 +160,7 @@ async function quickTable(seats, { hints = false, rated = false, then = "", name
 /** Play against the computer: the strongest computer players, rated for a registered
  * player (the ratings follow their games against the bots). */
 function playComputer() {
-  const bot = bots?.[0]?.name ?? "rule";
+  const bot = chosenLevel();
   const seats = [1, 2, 3].map(() => ({ kind: "bot", bot }));
   quickTable(seats, { rated: mayRate(currentAccount()) && RATED_BOTS.includes(bot) });
 }
@@ -182,7 +182,7 @@ async function createForFriends(event) {
   event.preventDefault();
   const name = $("friends-name").value.trim() || quickName();
   const count = Number($("friends-form").querySelector("input[name=friends]:checked")?.value ?? 3);
-  const bot = bots?.[0]?.name ?? "rule";
+  const bot = chosenLevel();
   const seats = [1, 2, 3].map((n) => (n <= count ? { kind: "human" } : { kind: "bot", bot }));
   if (!$("friends-name-label").hidden) saveName(name);
   $("friends-create").disabled = true;
@@ -226,17 +226,84 @@ async function buildSeatChoices() {
     select.id = `seat-${seat}`;
     const human = el("option", "", t("lobby.seat.human"));
     human.value = "human";
-    select.append(human);
-    for (const bot of bots) {
-      const option = el("option", "", t("lobby.seat.bot", { bot: bot.name }));
-      option.value = `bot:${bot.name}`;
-      select.append(option);
-    }
-    select.value = chosen[seat - 1] ?? (bots.length ? `bot:${bots[0].name}` : "human");
+    select.append(human, ...botOptions());
+    select.value = chosen[seat - 1] ?? `bot:${chosenLevel()}`;
     label.append(select);
     box.append(label);
   }
   applyRated();
+  renderLevelChoice();
+}
+
+/** The levels, weakest first (as GET /api/bots marks them). */
+function levels() {
+  return (bots ?? []).filter((bot) => bot.level).sort((a, b) => a.strength - b.strength);
+}
+
+/** A seat's computer players: the levels by name, then the engines under "Advanced". */
+function botOptions() {
+  const options = levels().map((bot) => {
+    const option = el("option", "", t("lobby.seat.bot", { bot: botName(bot.name) }));
+    option.value = `bot:${bot.name}`;
+    return option;
+  });
+  const engines = (bots ?? []).filter((bot) => !bot.level);
+  if (engines.length) {
+    const group = el("optgroup");
+    group.label = t("level.advanced");
+    for (const bot of engines) {
+      const option = el("option", "", t("lobby.seat.bot", { bot: bot.name }));
+      option.value = `bot:${bot.name}`;
+      group.append(option);
+    }
+    options.push(group);
+  }
+  return options;
+}
+
+const LEVEL_KEY = "king:level";
+
+/** The level this browser plays against (remembered; Medium until chosen). */
+function chosenLevel() {
+  let saved = null;
+  try {
+    saved = window.localStorage.getItem(LEVEL_KEY);
+  } catch {
+    saved = null;
+  }
+  const known = levels().map((bot) => bot.name);
+  if (saved && known.includes(saved)) return saved;
+  return known.includes("medium") ? "medium" : (known[0] ?? bots?.[0]?.name ?? "rule");
+}
+
+function saveLevel(name) {
+  try {
+    window.localStorage.setItem(LEVEL_KEY, name);
+  } catch {
+    // private browsing: the level is asked for again next time
+  }
+}
+
+/** The home screen's level: each with what it was measured at against Medium. */
+function renderLevelChoice() {
+  const select = $("home-level");
+  const current = chosenLevel();
+  select.replaceChildren(
+    ...levels().map((bot) => {
+      const option = el("option", "", botName(bot.name));
+      option.value = bot.name;
+      return option;
+    }),
+  );
+  select.value = current;
+  const bot = levels().find((entry) => entry.name === current);
+  const figure = bot?.vs_rule === null || bot?.vs_rule === undefined ? "" : t("level.figure", { points: signed(bot.vs_rule), interval: Math.round(bot.interval) });
+  $("home-level-help").textContent = [t(`level.${current}.help`), figure].filter(Boolean).join(" · ");
+}
+
+function signed(value) {
+  const rounded = Math.round(value);
+  return rounded > 0 ? `+${rounded}` : rounded < 0 ? `−${-rounded}` : "0";
 }
 
 /** The bots that may sit at a rated table, those at least as strong as rule (as the
@@ -399,6 +466,10 @@ async function main() {
   $("friends-form").addEventListener("submit", createForFriends);
   $("friends-cancel").addEventListener("click", () => $("dlg-friends").close());
   $("btn-learn").addEventListener("click", learn);
+  $("home-level").addEventListener("change", (event) => {
+    saveLevel(event.target.value);
+    renderLevelChoice();
+  });
   $("phone-close").addEventListener("click", () => $("dlg-phone").close());
   await Promise.all([installAccount(), buildSeatChoices(), loadSite()]);
   await refresh();

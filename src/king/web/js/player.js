@@ -7,7 +7,7 @@ import { api, ApiError, saveToken } from "./api.js";
 import { suitMark } from "./cards.js";
 import { accountErrorText, el, formatNumber, formatWhen, playerLink, ratingBadge } from "./people.js";
 import { errorText } from "./reasons.js";
-import { applyStrings, installLanguageSelect, loadStrings, onLanguageChange, t } from "./strings.js";
+import { applyStrings, botName, installLanguageSelect, loadStrings, onLanguageChange, t } from "./strings.js";
 
 const $ = (id) => document.getElementById(id);
 const ref = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() ?? "");
@@ -205,7 +205,7 @@ function statusText(status) {
 
 /** A seat's name as the page says it: a bot by its kind and seat, a free seat as free. */
 function seatText(game, seat) {
-  if (seat.player?.startsWith("bot:")) return t("table.bot", { bot: seat.player.slice(4), n: seat.seat });
+  if (seat.player?.startsWith("bot:")) return t("table.bot", { bot: botName(seat.player.slice(4)), n: seat.seat });
   if (game.status === "waiting" && !seat.player && seat.name === `seat ${seat.seat}`) return t("lobby.free");
   if (seat.guest) return t("table.guest", { name: seat.name });
   return seat.name;

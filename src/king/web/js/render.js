@@ -3,7 +3,7 @@
 
 import { cardFace, cardGroups, cardLabel, position, SUIT_SYMBOLS, suitMark } from "./cards.js";
 import { playerLink, ratingBadge } from "./people.js";
-import { t } from "./strings.js";
+import { botName, t } from "./strings.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -19,7 +19,7 @@ export function seatName(ctx, seat) {
   if (ctx.seat !== null && seat === ctx.seat) return t("table.you");
   const info = ctx.table?.seats?.[seat];
   if (!info) return t("table.seat", { n: seat + 1 });
-  if (info.kind === "bot") return t("table.bot", { bot: info.bot, n: seat });
+  if (info.kind === "bot") return t("table.bot", { bot: botName(info.bot), n: seat });
   if (info.name && info.guest) return t("table.guest", { name: info.name });
   return info.name ?? t("table.seat", { n: seat + 1 });
 }

@@ -28,6 +28,12 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
+/** A bot as people name it: a level's name in this language ("Medium"), else its engine's. */
+export function botName(bot) {
+  const key = `level.${bot}`;
+  return key in messages ? messages[key] : bot;
+}
+
 /** The language shown now (a code: "en", "tr", …). */
 export function language() {
   return current;

@@ -6,6 +6,7 @@ import { Connection } from "./connection.js";
 import { LocalConnection } from "./offline/connection.js";
 import { watchPreparing } from "./preparing.js";
 import { learning, Lessons } from "./learn.js";
+import { installLevels } from "./levels.js";
 import { installReactions, renderReactions, showReaction } from "./reactions.js";
 import { installSetting, setting } from "./settings.js";
 import { sound, unlockSound } from "./sound.js";
@@ -747,7 +748,10 @@ async function main() {
     if (!(await join())) return;
   }
   connect();
-  if (!offline) watchPreparing();
+  if (!offline) {
+    watchPreparing();
+    installLevels();
+  }
 }
 
 main();

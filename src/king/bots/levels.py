@@ -1,0 +1,48 @@
+"""The computer players as people choose them: five levels from Beginner to Expert.
+
+Each level is a registered bot (``--bots medium``, a table's seat, a rated player of its
+own) standing for one bot spec, chosen by measurement: every level against three
+``rule`` bots in duplicate deals (``king arena``; docs/bots.md has the table and the
+commands), the steps roughly even from well below ``rule`` to the strongest, each
+level's interval clear of the next.  The weaker levels play like weaker people (the rule
+bot forgetting what was played, and now and then a careless but never absurd card), not
+like dice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "level_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level: its name (a bot name, and the key of its words in every language), the
+    bot spec that plays it, and whether it needs the compiled kernels (numba), which the
+    offline game has not."""
+
+    name: str
+    spec: str
+    compiled: bool = False
+    #: Measured: points per deal above par against three ``rule`` bots, ± the 95%
+    #: interval (docs/bots.md: the command and the run).
+    vs_rule: float | None = None
+    interval: float | None = None
+
+
+#: The levels, weakest first.
+LEVELS: tuple[Level, ...] = (
+    Level("beginner", "rule:forget=1&careless=0.3"),
+    Level("easy", "rule:forget=1"),
+    Level("medium", "rule"),
+    Level("hard", "search:time=0.03&threads=1&worlds=200", compiled=True),
+    Level("expert", "search:time=0.1", compiled=True),
+)
+#: The level a person plays against until they choose another.
+DEFAULT_LEVEL = "medium"
+
+
+def level_of(name: str) -> Level | None:
+    """The level called ``name`` (a bot name), or None."""
+    return next((level for level in LEVELS if level.name == name), None)

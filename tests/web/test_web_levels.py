@@ -1,0 +1,80 @@
+"""Levels for people: the local ``king`` asks once for its computer players' level (at a
+phone's size), remembers it beside the game (a reload, a new start), and every bot seat
+shows the level's name; the lobby offers the levels per seat, the engines under
+"Advanced"."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, Page
+
+from king.bots.levels import LEVELS
+from tests.cli.test_lan import free_port, local_king
+from tests.support.pages import PHONE, watch_errors
+
+BOTS_NAMED = """(prefix) => {
+  const names = [...document.querySelectorAll('.seat[data-seat] .seat-name')]
+    .map((node) => node.textContent).filter((name) => name !== 'You');
+  return names.length === 3 && names.every((name) => name.startsWith(prefix));
+}"""
+
+
+def bots_named(page: Page, prefix: str) -> None:
+    """Wait until the three computer players' seats carry ``prefix`` (a level's name)."""
+    page.wait_for_function(BOTS_NAMED, arg=prefix, timeout=10_000)
+
+
+def test_the_local_game_asks_for_a_level_once_and_remembers_it(
+    tmp_path: Path, browser: Browser
+) -> None:
+    port = free_port()
+    with local_king(tmp_path, "--port", str(port), bots=False) as (_, lines):
+        address = next(line.split(" at ", 1)[1] for line in lines if "your table is at" in line)
+        context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+        page = context.new_page()
+        errors = watch_errors(page)
+        page.goto(address)
+        page.wait_for_selector("#dlg-level[open]")
+        levels = page.eval_on_selector_all(
+            "#dlg-level [data-level]", "bs => bs.map(b => b.dataset.level)"
+        )
+        assert levels == [level.name for level in LEVELS]
+        assert page.evaluate(
+            "() => document.getElementById('dlg-level-title').getBoundingClientRect().top >= 0"
+        )
+        bots_named(page, "Medium bot")  # the default
+        page.click('#dlg-level [data-level="easy"]')
+        page.wait_for_url("**/t/*")
+        page.wait_for_selector("#hand .card")
+        bots_named(page, "Easy bot")
+        page.reload()
+        page.wait_for_selector("#hand .card")
+        page.wait_for_timeout(800)
+        assert page.locator("#dlg-level[open]").count() == 0  # asked once
+        local = f"http://127.0.0.1:{port}"
+        assert httpx.get(f"{local}/api/local/game", timeout=10).json()["level"] == "easy"
+        # The lobby offers the levels per seat, the engines under "Advanced".
+        page.goto(f"{local}/")
+        page.click("#custom-table summary")
+        options = page.eval_on_selector_all("#seat-1 > option", "os => os.map(o => o.value)")
+        assert options == ["human", *(f"bot:{level.name}" for level in LEVELS)]
+        assert page.locator("#seat-1 optgroup option[value='bot:search']").count() == 1
+        assert page.input_value("#home-level") == "medium"
+        assert errors == []
+        context.close()
+    # The next start plays the remembered level.
+    with local_king(tmp_path, "--port", str(port), "--new", bots=False) as (_, lines):
+        table = httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=10).json()["open"]
+        assert {seat["bot"] for seat in table[0]["seats"] if seat["kind"] == "bot"} == {"easy"}
+
+
+def test_a_level_that_does_not_exist_is_refused_naming_the_levels(tmp_path: Path) -> None:
+    port = free_port()
+    with local_king(tmp_path, "--port", str(port), bots=False):
+        local = f"http://127.0.0.1:{port}"
+        answer = httpx.post(f"{local}/api/local/game", json={"level": "grandmaster"}, timeout=10)
+        assert answer.status_code == 422, answer.text
+        assert all(level.name in answer.text for level in LEVELS)
+        assert httpx.get(f"{local}/api/local/game", timeout=10).json()["level"] is None
