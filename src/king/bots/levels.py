@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Level", "level_of"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "PLAIN_BOTS", "Level", "level_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,13 +32,19 @@ class Level:
 
 
 #: The levels, weakest first.
+#: The figures: ``king arena --bots LEVEL,rule,rule,rule --deals 140 --seed 7``
+#: (140 deals x 4 seats, 2026-12-05, 2 cores; docs/bots.md).
 LEVELS: tuple[Level, ...] = (
-    Level("beginner", "rule:forget=1&careless=0.3"),
-    Level("easy", "rule:forget=1"),
-    Level("medium", "rule"),
-    Level("hard", "search:time=0.03&threads=1&worlds=200", compiled=True),
-    Level("expert", "search:time=0.1", compiled=True),
+    Level("beginner", "rule:forget=1&careless=0.3", vs_rule=-44.1, interval=9.0),
+    Level("easy", "rule:forget=1", vs_rule=-15.6, interval=6.3),
+    Level("medium", "rule", vs_rule=0.0, interval=0.0),
+    Level("hard", "search:time=0.03&threads=1&worlds=200", True, 17.3, 5.5),
+    Level("expert", "search:time=0.1", True, 28.7, 5.7),
 )
+#: The bots that need no compiled engine (nor numpy): what the offline game, in the
+#: browser's Python, can seat; the levels of them first.
+PLAIN_BOTS = (*(level.name for level in LEVELS if not level.compiled), "rule", "random")
+
 #: The level a person plays against until they choose another.
 DEFAULT_LEVEL = "medium"
 

@@ -17,6 +17,7 @@ from typing import Any
 from king import messages
 from king.board import board_document
 from king.bots import Bot, bot_player_name, bot_seed, make_bot
+from king.bots.levels import PLAIN_BOTS
 from king.cards import Card, CardParseError, Suit
 from king.game import Game
 from king.messages import MessageError
@@ -30,7 +31,7 @@ from king.table_rules import bot_pause_before, refusal
 __all__ = ["OFFLINE_BOTS", "LocalTable", "TABLE_ID", "board_of_saved", "resume"]
 
 #: The bots that play offline: those that need no numba (nor numpy).
-OFFLINE_BOTS = ("rule", "random")
+OFFLINE_BOTS = PLAIN_BOTS
 #: The id the offline table goes by in messages.
 TABLE_ID = "offline"
 #: The server's factors for the speeds a person may ask for.

@@ -27,7 +27,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from king import __version__
 from king.bots import BotInfo
-from king.bots.levels import level_of
+from king.bots.levels import PLAIN_BOTS, level_of
 from king.jsontext import JSONTextError, loads
 from king.record import RecordError, ReplayReport, parse, replay, to_record
 from king.server import offline
@@ -466,8 +466,11 @@ def _find(request: Request, table_id: str) -> Table:
 def bot_model(info: BotInfo) -> BotInfoModel:
     """A bot as ``GET /api/bots`` lists it: a level with its measured strength."""
     level = level_of(info.name)
+    offline = info.name in PLAIN_BOTS
     if level is None:
-        return BotInfoModel(name=info.name, summary=info.summary, strength=info.strength)
+        return BotInfoModel(
+            name=info.name, summary=info.summary, strength=info.strength, offline=offline
+        )
     return BotInfoModel(
         name=info.name,
         summary=info.summary,
@@ -475,6 +478,7 @@ def bot_model(info: BotInfo) -> BotInfoModel:
         level=True,
         vs_rule=level.vs_rule,
         interval=level.interval,
+        offline=offline,
     )
 
 

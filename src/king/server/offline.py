@@ -50,6 +50,7 @@ OFFLINE_MODULES = (
     "bots/__init__.py",
     "bots/arrays.py",
     "bots/base.py",
+    "bots/levels.py",
     "bots/plain_arrays.py",
     "bots/position.py",
     "bots/random_bot.py",

@@ -584,6 +584,8 @@ class BotInfoModel(_Model):
     level: bool = False
     vs_rule: float | None = None
     interval: float | None = None
+    #: The offline game can seat it (it needs no compiled engine).
+    offline: bool = False
 
 
 class PageStrings(_Model):

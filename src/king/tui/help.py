@@ -37,6 +37,7 @@ def help_markdown(t: Translator, rules: Rules, save_path: str) -> str:
             t("tui.help.letters"),
             t("tui.help.saved", path=save_path),
             t("rules.body").strip(),
+            t("rules.honest").strip(),
             extra,
             t("tui.help.back"),
         ]

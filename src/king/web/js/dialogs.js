@@ -525,6 +525,7 @@ export function showRules(table) {
   text.setAttribute("aria-labelledby", title.id);
   text.autofocus = true;
   text.append(renderMarkdown(t("rules.body"), { headingLevel: 3 })); // under the title (h2)
+  text.append(renderMarkdown(t("rules.honest"), { headingLevel: 3 }));
   const own = tableRules(table, `${dialog.id}-table`);
   if (own) text.append(own);
   const buttons = el("div", "dialog-buttons");
