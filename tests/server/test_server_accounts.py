@@ -201,12 +201,21 @@ def test_rated_tables_are_for_registered_players_and_house_bots(server: ServerPr
     for extra, words in (
         ({"hints": True}, "without hints"),
         ({"rules": {"preset": "classic", "overruff": True}}, "rules preset"),
-        ({"seats": tuned}, "at their defaults (rule, search)"),
-        ({"seats": weak}, "at least as strong as rule"),
+        ({"seats": tuned}, "at their defaults (rule, search, beginner"),
+        ({"seats": weak}, "with a measured rating"),
     ):
         body = {"seats": seats, "rated": True, **extra}
         answer = player.post("/api/tables", json=body)
         assert answer.status_code == 422 and words in answer.json()["error"]["message"], answer.text
+    levels = [
+        {"kind": "human"},
+        *({"kind": "bot", "bot": level} for level in ("easy", "hard", "expert")),
+    ]
+    table = player.post("/api/tables", json={"seats": levels, "rated": True})
+    assert table.status_code == 201, table.text
+    shown = player.get(f"/api/tables/{table.json()['table']}").json()["seats"]
+    assert [seat["player"] for seat in shown[1:]] == ["bot:easy", "bot:hard", "bot:expert"]
+    assert shown[1]["rating"] < 1500 < shown[2]["rating"] < shown[3]["rating"]
     open_seat = player.post(
         "/api/tables",
         json={"seats": [{"kind": "human"}] * 2 + seats[2:], "rated": True},

@@ -41,7 +41,7 @@ from king.server.lan import qr_svg
 from king.server.languages import choose_language, language_names, page_messages
 from king.server.lease import LeaseError, LeaseService
 from king.server.local_api import add_local_api
-from king.server.people import People
+from king.server.people import RATED_BOTS, People
 from king.server.people_api import (
     add_people_api,
     cross_site,
@@ -469,7 +469,11 @@ def bot_model(info: BotInfo) -> BotInfoModel:
     offline = info.name in PLAIN_BOTS
     if level is None:
         return BotInfoModel(
-            name=info.name, summary=info.summary, strength=info.strength, offline=offline
+            name=info.name,
+            summary=info.summary,
+            strength=info.strength,
+            offline=offline,
+            rated=info.name in RATED_BOTS,
         )
     return BotInfoModel(
         name=info.name,
@@ -479,6 +483,7 @@ def bot_model(info: BotInfo) -> BotInfoModel:
         vs_rule=level.vs_rule,
         interval=level.interval,
         offline=offline,
+        rated=info.name in RATED_BOTS,
     )
 
 

@@ -9,10 +9,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from king.bots.levels import LEVELS
 from king.rules import PRESETS
 from king.server.accounts import Account, Accounts, LoginLimits
 from king.server.ledger import BOT_PREFIX, Ledger, RatingChange, bot_player
-from king.server.ratings import HOUSE_RATINGS, shown
+from king.server.ratings import HOUSE_RATINGS, Rating, shown
 from king.server.store import EventStore, StoreError
 from king.texts import seat_name
 
@@ -24,9 +25,10 @@ __all__ = ["HOUSE_BOTS", "RATED_BOTS", "People", "PlayerRef", "Profile", "rated_
 log = logging.getLogger("king.server")
 
 #: The bots that play as players of their own, at their defaults (a page each).
-HOUSE_BOTS = ("random", "rule", "search")
-#: The bots a rated table may seat: those at least as strong as ``rule``, with ratings
-#: measured (:data:`king.server.ratings.HOUSE_RATINGS`).
+HOUSE_BOTS = ("random", "rule", "search", *(level.name for level in LEVELS))
+#: The bots a rated table may seat: those with a measured rating (the levels, ``rule``
+#: and ``search``: :data:`king.server.ratings.HOUSE_RATINGS`), each a player of its own;
+#: beating a weak one lifts a person only to just above it (``ratings.capped``).
 RATED_BOTS = tuple(HOUSE_RATINGS)
 
 
@@ -52,8 +54,8 @@ class PlayerRef:
 
 def rated_refusal(rules: object, hints: bool, seats: list[tuple[str, str | None]]) -> str | None:
     """Why a table with these settings cannot be rated, or None: a rated game is played
-    by a rules preset, with no hints, bots at least as strong as ``rule`` at their
-    defaults (:data:`RATED_BOTS`) and at least one person."""
+    by a rules preset, with no hints, bots with a measured rating at their defaults
+    (:data:`RATED_BOTS`) and at least one person."""
     if not isinstance(rules, str) or rules.strip().lower() not in PRESETS:
         return f"a rated game is played by a rules preset ({', '.join(PRESETS)})"
     if hints:
@@ -61,7 +63,7 @@ def rated_refusal(rules: object, hints: bool, seats: list[tuple[str, str | None]
     for number, (kind, bot) in enumerate(seats):
         if kind == "bot" and bot not in RATED_BOTS:
             return (
-                f"{seat_name(number)}: a rated game seats only bots at least as strong as rule, "
+                f"{seat_name(number)}: a rated game seats only bots with a measured rating, "
                 f"at their defaults ({', '.join(RATED_BOTS)})"
             )
     if all(kind == "bot" for kind, _ in seats):
@@ -108,7 +110,7 @@ class People:
         for seat, player in enumerate(players):
             if player is None:
                 continue
-            rating = ratings.get(player)
+            rating = ratings.get(player) or _house_rating(player)
             ref = refs.get(player)
             shown_profiles[seat] = Profile(
                 ref.ref if ref is not None else None,
@@ -143,3 +145,11 @@ class People:
 
     def account(self, account_id: str | None) -> Account | None:
         return None if account_id is None else self.accounts.get(account_id)
+
+
+def _house_rating(player: str) -> tuple[Rating, int] | None:
+    """A house bot's fixed rating before its first rated game (its own page's too)."""
+    name = player.removeprefix(BOT_PREFIX)
+    if name == player or name not in HOUSE_RATINGS:
+        return None
+    return HOUSE_RATINGS[name], 0

@@ -586,6 +586,8 @@ class BotInfoModel(_Model):
     interval: float | None = None
     #: The offline game can seat it (it needs no compiled engine).
     offline: bool = False
+    #: A rated table can seat it (it has a measured rating).
+    rated: bool = False
 
 
 class PageStrings(_Model):

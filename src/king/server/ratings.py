@@ -19,6 +19,7 @@ __all__ = [
     "BOT_MARGIN",
     "DEFAULT",
     "HOUSE_RATINGS",
+    "LEVEL_OVER_RULE",
     "PROVISIONAL_SIGMA",
     "Rating",
     "capped",
@@ -80,6 +81,22 @@ HOUSE_RATINGS: dict[str, Rating] = {
     "rule": Rating(25.0, 1.0),
     "search": Rating(25.0 + SEARCH_OVER_RULE / SCALE, 1.0),
 }
+#: Each level's distance from ``rule`` (shown points), measured the same way: 192 games
+#: of one level against three rule bots, 48 duplicate sets (``king arena --bots
+#: LEVEL,rule,rule,rule --games 48 --seed 7``, then ``scripts/rate_house_bots.py
+#: --strong LEVEL``; docs/players.md).  Medium is ``rule`` itself; Expert takes
+#: ``search``'s figure until its own run (the two score alike per deal: +28.7 ± 5.7
+#: and +27.0 ± 6.3 against three ``rule`` bots).
+LEVEL_OVER_RULE: dict[str, int] = {
+    "beginner": -966,
+    "easy": -300,
+    "medium": 0,
+    "hard": 572,
+    "expert": SEARCH_OVER_RULE,
+}
+HOUSE_RATINGS.update(
+    {name: Rating(25.0 + over / SCALE, 1.0) for name, over in LEVEL_OVER_RULE.items()}
+)
 #: How far above the best other player at a table with bots a game there may lift a
 #: person (shown points): beating bots proves skill up to theirs, not past it.
 BOT_MARGIN = 100

@@ -78,9 +78,11 @@ async function askLevel(info, first) {
 export async function installLevels() {
   let info;
   try {
+    const me = await api.me();
+    if (me.account?.kind !== "local") return; // not the local game's owner: nothing to ask
     info = await call("GET", "/api/local/game");
   } catch {
-    return; // not the local game, or not its owner
+    return;
   }
   const button = document.getElementById("btn-level");
   button.hidden = false;

@@ -162,7 +162,7 @@ async function quickTable(seats, { hints = false, rated = false, then = "", name
 function playComputer() {
   const bot = chosenLevel();
   const seats = [1, 2, 3].map(() => ({ kind: "bot", bot }));
-  quickTable(seats, { rated: mayRate(currentAccount()) && RATED_BOTS.includes(bot) });
+  quickTable(seats, { rated: mayRate(currentAccount()) && ratedBot(bot) });
 }
 
 /** Play with friends: seats for one to three of them (computer players in the rest);
@@ -309,9 +309,10 @@ function signed(value) {
   return rounded > 0 ? `+${rounded}` : rounded < 0 ? `−${-rounded}` : "0";
 }
 
-/** The bots that may sit at a rated table, those at least as strong as rule (as the
- * server's people.RATED_BOTS). */
-const RATED_BOTS = ["rule", "search"];
+/** Whether a bot may sit at a rated table (it has a measured rating: GET /api/bots). */
+function ratedBot(name) {
+  return Boolean(bots?.find((bot) => bot.name === name)?.rated);
+}
 
 /** Whether the account may create a rated table: a registered player. */
 function mayRate(account) {
@@ -349,7 +350,7 @@ function applyRated() {
     const select = $(`seat-${seat}`);
     if (!select) continue;
     for (const option of select.options) {
-      option.disabled = rated && option.value.startsWith("bot:") && !RATED_BOTS.includes(option.value.slice(4));
+      option.disabled = rated && option.value.startsWith("bot:") && !ratedBot(option.value.slice(4));
     }
     if (select.selectedOptions[0]?.disabled) {
       const house = [...select.options].find((option) => !option.disabled && option.value.startsWith("bot:"));
