@@ -650,12 +650,16 @@ def _with_notice(work: Callable[[], T], specs: Sequence[str] = ()) -> T:
 
 
 def _is_search(spec: str) -> bool:
+    """Whether ``spec`` plays with the search bot (itself, or a level of it)."""
     from king.bots import BotSpecError, parse_spec
+    from king.bots.levels import level_of
 
     try:
-        return parse_spec(spec)[0] == "search"
+        name = parse_spec(spec)[0]
     except BotSpecError:
         return False
+    level = level_of(name)
+    return name == "search" or (level is not None and level.compiled)
 
 
 def _preset(name: str) -> Rules:
