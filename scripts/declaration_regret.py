@@ -17,6 +17,7 @@ import statistics
 from typing import Any
 
 from king.bots import make_bot
+from king.bots.analysis import AnalysisOptions, engine
 from king.events import apply, events_of
 from king.game import Game
 from king.rules import Declaration
@@ -36,9 +37,14 @@ def deal_points(game: Game, declaration: Declaration, bots: list[Any]) -> list[i
     return list(trial.results[-1].points)
 
 
-def play_game(seed: int, spec: str, declarer_spec: str | None = None) -> list[tuple[int, float]]:
+def play_game(
+    seed: int, spec: str, declarer_spec: str | None = None, judge: Any = None
+) -> list[tuple[int, float]]:
     """One game: (deal number, regret) for each declaration; the declarations made by
-    ``declarer_spec`` (default: the same bots) while the cards are played by ``spec``."""
+    ``declarer_spec`` (default: the same bots) while the cards are played by ``spec``.
+    With a ``judge`` (the analysis engine) the regret is expected, not hindsight: what
+    the engine, from the declarer's view alone, says the choice gives up against the
+    best allowed one, the rest of the game included."""
     bots = [make_bot(spec, seed=seed * 4 + seat) for seat in range(4)]
     choosers = (
         bots
@@ -54,7 +60,11 @@ def play_game(seed: int, spec: str, declarer_spec: str | None = None) -> list[tu
         chosen = choosers[declarer].act(view)
         assert isinstance(chosen, Declaration)
         allowed = list(view.legal_declarations)
-        if len(allowed) > 1:
+        if len(allowed) > 1 and judge is not None:
+            valued = judge.evaluate(view)
+            loss, _ = valued.loss(list(valued.choices).index(chosen))
+            found.append((game.deal_number + 1, max(0.0, loss)))
+        elif len(allowed) > 1:
             values = {d: deal_points(game, d, bots)[declarer] for d in allowed}
             found.append((game.deal_number + 1, max(values.values()) - values[chosen]))
         game.declare(chosen)
@@ -71,13 +81,20 @@ def main() -> None:
     parser.add_argument("--bots", default="rule")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--declarer", default=None, help="who declares (default: --bots)")
+    parser.add_argument(
+        "--judge", default=None, help="an analysis engine (search:…): expected regret instead"
+    )
     args = parser.parse_args()
+    judge = None
+    if args.judge:
+        judge = engine(AnalysisOptions(bot=args.judge, seconds=0.5, seed=args.seed))
     by_deal: dict[int, list[float]] = {}
     for seed in range(args.seed, args.seed + args.games):
-        for deal, regret in play_game(seed, args.bots, args.declarer):
+        for deal, regret in play_game(seed, args.bots, args.declarer, judge):
             by_deal.setdefault(deal, []).append(regret)
     every = [r for regrets in by_deal.values() for r in regrets]
     who = f", declared by {args.declarer}" if args.declarer else ""
+    who += f", judged by {args.judge}" if args.judge else ", in hindsight"
     print(f"{len(every)} declarations with a choice, {args.games} games of four {args.bots}{who}")
     print(f"{'deals':<8} {'n':>5} {'mean regret':>12} {'±95%':>7} {'share > 100':>12}")
     for first in range(1, 21, 4):
