@@ -11,8 +11,11 @@ import httpx
 from playwright.sync_api import Browser, Page
 
 from king.bots.levels import LEVELS
+from king.server.process import ServerProcess
+from king.server.ratings import LEVEL_OVER_RULE
 from tests.cli.test_lan import free_port, local_king
 from tests.support.pages import PHONE, watch_errors
+from tests.web.test_web_accounts import sign
 
 BOTS_NAMED = """(prefix) => {
   const names = [...document.querySelectorAll('.seat[data-seat] .seat-name')]
@@ -78,3 +81,30 @@ def test_a_level_that_does_not_exist_is_refused_naming_the_levels(tmp_path: Path
         assert answer.status_code == 422, answer.text
         assert all(level.name in answer.text for level in LEVELS)
         assert httpx.get(f"{local}/api/local/game", timeout=10).json()["level"] is None
+
+
+def test_a_registered_player_plays_a_level_at_a_rated_table_that_records_it(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """From the home screen, at a phone's size: Hard chosen, Play against the computer
+    opens a rated table whose bot seats are Hard, each a player of its own with its
+    measured rating (rule's 1500 plus Hard's distance)."""
+    with ServerProcess(tmp_path / "king.db", bot_pause=0, away_after=3600) as server:
+        page = browser.new_context(viewport=PHONE, has_touch=True).new_page()
+        errors = watch_errors(page)
+        sign(page, server, "register", "Derya_k")
+        page.select_option("#home-level", "hard")
+        assert "+17" in page.inner_text("#home-level-help")  # the figure beside it
+        page.click("#btn-play-computer")
+        page.wait_for_url("**/t/*")
+        page.wait_for_selector("#badge-rated:not([hidden])")
+        bots_named(page, "Hard bot")
+        ratings = page.eval_on_selector_all(
+            ".seat[data-seat] .seat-rating", "nodes => nodes.map((n) => n.textContent.trim())"
+        )
+        hard = str(1500 + LEVEL_OVER_RULE["hard"])
+        assert ratings.count(hard) == 3, ratings
+        table = page.url.rsplit("/", 1)[-1].split("?")[0].split("#")[0]
+        seats = httpx.get(f"{server.url}/api/tables/{table}", timeout=10).json()["seats"]
+        assert [seat["player"] for seat in seats[1:]] == ["bot:hard"] * 3
+        assert errors == []
