@@ -20,11 +20,13 @@ __all__ = ["LocalGameInfo", "LocalGameRequest", "NewLocalGame", "add_local_api"]
 
 
 class LocalGameInfo(_Model):
-    """``GET /api/local/game``: the level the person chose (null: not yet) and the
-    levels there are, weakest first."""
+    """``GET /api/local/game``: the level the person chose (null: not yet), the levels
+    there are, weakest first, and whether to ask for one (not when ``king --bots``
+    chose the computer players)."""
 
     level: str | None
     levels: list[str]
+    ask: bool = True
 
 
 class LocalGameRequest(_Model):
@@ -59,7 +61,10 @@ def add_local_api(app: FastAPI) -> None:
     @app.get("/api/local/game")
     async def local_game(request: Request) -> LocalGameInfo:
         game = _local_game(request)
-        return LocalGameInfo(level=game.level(), levels=[level.name for level in LEVELS])
+        chosen = bool((read_note(game.saved) or {}).get("bots_given"))
+        level = game.level()
+        levels = [level.name for level in LEVELS]
+        return LocalGameInfo(level=level, levels=levels, ask=level is None and not chosen)
 
     @app.post("/api/local/game")
     async def new_local_game(request: Request, body: LocalGameRequest) -> NewLocalGame:

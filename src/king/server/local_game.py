@@ -152,5 +152,5 @@ class LocalGame:
             raise ValueError(f"no level is called {level!r}")
         table, token, _ = local_table(self.registry, self.saved, [level] * 3, self.rules, True)
         note = read_note(self.saved) or {}
-        write_note(self.saved, {**note, "level": level})
+        write_note(self.saved, {**note, "level": level, "bots_given": False})
         return table, token

@@ -303,6 +303,8 @@ def run_local(
 
     def ready(registry: Registry) -> None:
         table_id, token, resumed = local_table(registry, saved, bots, rules, new, hints)
+        if not resumed:  # bots given on the command line: no level to ask for
+            write_note(saved, {**(read_note(saved) or {}), "bots_given": "--bots" in asked})
         write_note(running, {"url": url, "pid": os.getpid()})
         address = local_address(url, table_id, token, language)
         if resumed and asked:

@@ -87,5 +87,5 @@ export async function installLevels() {
   const button = document.getElementById("btn-level");
   button.hidden = false;
   button.addEventListener("click", () => askLevel(info, false));
-  if (info.level === null) askLevel(info, true);
+  if (info.ask) askLevel(info, true);
 }
