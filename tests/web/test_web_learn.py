@@ -62,6 +62,14 @@ def start_learning(browser: Browser, server: ServerProcess) -> tuple[Page, list[
     return page, errors
 
 
+def no_lesson_after_a_reload(page: Page) -> bool:
+    """Whether the table, reloaded, shows no lesson again (what was shown is kept)."""
+    page.reload()
+    page.wait_for_selector("#hand .card")
+    page.wait_for_timeout(1500)
+    return page.evaluate(SNAPSHOT)["lesson"] is None
+
+
 def act(page: Page, now: dict[str, Any]) -> None:
     """Do what the table asks, as a player: close a summary, declare, or play a card."""
     try:
@@ -120,10 +128,7 @@ def test_learn_king_teaches_each_lesson_once_at_its_moment_on_a_phone(
     assert len(shown) == len(set(shown)), f"a lesson came twice: {shown}"
     assert {"play", "trick", "summary"} <= set(shown), shown
     # A reload shows none of them again.
-    page.reload()
-    page.wait_for_selector("#hand .card")
-    page.wait_for_timeout(1500)
-    assert page.evaluate(SNAPSHOT)["lesson"] is None
+    assert no_lesson_after_a_reload(page)
     assert errors == []
     page.context.close()
 
@@ -143,9 +148,6 @@ def test_skipping_the_lessons_ends_them_for_the_game(
         assert now["lesson"] is None, f"a lesson after skipping: {now['lesson']}"
         summaries += now["summary"]
         act(page, now)
-    page.reload()
-    page.wait_for_selector("#hand .card")
-    page.wait_for_timeout(1500)
-    assert page.evaluate(SNAPSHOT)["lesson"] is None
+    assert no_lesson_after_a_reload(page)
     assert errors == []
     page.context.close()
