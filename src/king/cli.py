@@ -26,6 +26,7 @@ from king.server.config import ServerSettings
 
 if TYPE_CHECKING:
     from king.arena import ArenaConfig, PlayResult
+    from king.server.database import CopyReport
 
 #: What a mistake on the command line raises: Typer's own (it may bundle Click) and,
 #: where Click is installed, Click's.
@@ -401,10 +402,28 @@ def serve_command(
             "a reverse proxy): invitation links use it.",
         ),
     ] = None,
+    log_level: Annotated[
+        str,
+        typer.Option(
+            "--log-level",
+            metavar="LEVEL",
+            help="The least grave of the server's own log lines shown: debug, info, "
+            "warning or error (the access log is apart: --no-access-log).",
+        ),
+    ] = "warning",
+    access_log: Annotated[
+        bool,
+        typer.Option(
+            "--access-log/--no-access-log",
+            help="Log one line per HTTP request: time, address, method, path, status and "
+            "how long it took.",
+        ),
+    ] = True,
 ) -> None:
     """Serve tables in the browser for people to join with an invite link."""
     from king.bots import BotSpecError
     from king.server.config import ServerSettings
+    from king.server.logs import LOG_LEVELS
     from king.server.players import check_bot_spec
     from king.server.run import ServeError, serve
     from king.server.store import default_db_path, parse_database
@@ -413,6 +432,8 @@ def serve_command(
         database = default_db_path() if db is None else parse_database(db)
     except ValueError as error:
         raise _fail(str(error), 2) from None
+    if log_level.lower() not in LOG_LEVELS:
+        raise _fail(f"--log-level takes {', '.join(LOG_LEVELS)}, not {log_level!r}", 2)
     try:
         stand_in = check_bot_spec(stand_in)
     except BotSpecError as error:
@@ -441,11 +462,12 @@ def serve_command(
             clock_reserve=clock_reserve,
             clock_per_move=clock_per_move,
             public_url=public_url,
+            access_log=access_log,
         )
     except ValueError as error:
         raise _fail(str(error), 2) from None
     try:
-        serve(settings, host, port, echo=typer.echo)
+        serve(settings, host, port, echo=typer.echo, log_level=log_level.lower())
     except ServeError as error:
         raise _fail(str(error), 1) from None
 
@@ -1390,12 +1412,21 @@ def db_copy_command(
     target: Annotated[
         str, typer.Argument(metavar="TO", help="The database to copy into: a file or URL.")
     ],
+    skip_different: Annotated[
+        bool,
+        typer.Option(
+            "--skip-different",
+            help="Copy the rest when some tables hold different events in FROM and TO, "
+            "leaving those as TO has them (without it nothing is copied).",
+        ),
+    ] = False,
 ) -> None:
     """Copy every table, finished or not, with all its events, from one database to
-    another (a SQLite server's games into PostgreSQL, say).  Tables already in TO are
-    checked to hold the same events and left as they are; run it with both servers
-    stopped, and again as often as you like."""
-    from king.server.database import copy_people, copy_tables, open_store
+    another (a SQLite server's games into PostgreSQL, say).  Run it with every server of
+    both stopped (it refuses a database in use), and again as often as you like: a table
+    TO already has is left as it is, or brought up to date when TO's events are the
+    start of FROM's."""
+    from king.server.database import copy_people, copy_tables, open_for_copy
     from king.server.store import StoreError, describe, parse_database
 
     try:
@@ -1407,21 +1438,44 @@ def db_copy_command(
     if describe(places[0]) == describe(places[1]):
         raise _fail("FROM and TO are the same database", 2)
     try:
-        stores = [open_store(places[0])]
+        stores = [open_for_copy(places[0])]
         try:
-            stores.append(open_store(places[1]))
-            copied, present = copy_tables(stores[0], stores[1])
+            stores.append(open_for_copy(places[1]))
+            report = copy_tables(stores[0], stores[1], skip_different=skip_different)
             accounts = copy_people(stores[0], stores[1])
         finally:
             for store in stores:
                 store.close()
     except StoreError as error:
         raise _fail(str(error), 1) from None
-    typer.echo(
-        f"king: copied {copied} tables into {describe(places[1])} "
-        f"({present} were there already, with the same events) and {accounts} accounts "
-        "with their games' results and ratings"
-    )
+    for line in _copy_lines(report, accounts, describe(places[1])):
+        typer.echo(f"king: {line}")
+
+
+def _copy_lines(report: CopyReport, accounts: int, target: str) -> list[str]:
+    """What ``king db copy`` did, in a line, and a line for each kind of table left."""
+    lines = [
+        f"copied {len(report.copied)} tables into {target} ({len(report.brought)} brought "
+        f"up to date, {len(report.same)} were there already, with the same events) and "
+        f"{accounts} accounts with their games' results and ratings"
+    ]
+    if report.ahead:
+        lines.append(
+            f"{len(report.ahead)} tables went on further in {target} and were left as they "
+            f"are there: {_some(report.ahead)}"
+        )
+    if report.different:
+        lines.append(
+            f"{len(report.different)} tables hold different events in the two and were left "
+            f"as they are in {target}: {_some(report.different)}"
+        )
+    return lines
+
+
+def _some(names: tuple[str, ...], shown: int = 10) -> str:
+    """Names for a line: the first ``shown`` of them, and how many more."""
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
 
 
 def run(argv: list[str] | None = None) -> None:

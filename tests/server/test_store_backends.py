@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -19,9 +20,15 @@ import psycopg
 import pytest
 
 from king.record import replay
-from king.server.database import copy_tables, open_store
+from king.server.database import (
+    CopyReport,
+    copy_people,
+    copy_tables,
+    open_for_copy,
+    open_store,
+)
 from king.server.process import ServerProcess
-from king.server.services import PostgresServer
+from king.server.services import PostgresServer, postgres_programs
 from king.server.store import (
     Database,
     Sql,
@@ -200,14 +207,30 @@ def test_king_db_copy_moves_a_sqlite_servers_games_into_postgres(
         # An unfinished table plays on: its first seat's person joins and is welcomed.
         answer = httpx.post(f"{server.url}/api/tables/{tables[2]}/join", json={"name": "Bo"})
         assert answer.status_code == 200, answer.text
-    # A table that differs between the two is refused, and nothing is copied.
+    # Copied back, the table played on in PostgreSQL is brought up to date in SQLite.
     store = open_store(target)
     store.append(tables[2], len(store.events(tables[2])), "close", {}, "closed")
+    played = [(e.number, e.kind, e.data) for e in store.events(tables[2])]
     store.close()
     copy_back = king("db", "copy", target, str(source))
-    assert copy_back.returncode == 1
-    assert f"table {tables[2]} is in both" in copy_back.stderr
-    assert "hidden" not in copy_back.stderr
+    assert copy_back.returncode == 0, copy_back.stderr
+    # (Ayşe's table too: the PostgreSQL server logged its resume when it restored it.)
+    assert "copied 0 tables" in copy_back.stdout and "2 brought up to date" in copy_back.stdout
+    store = open_store(source)
+    assert [(e.number, e.kind, e.data) for e in store.events(tables[2])] == played
+    assert {t.id: t.status for t in store.tables()}[tables[2]] == "closed"
+    # A table that then goes different ways in the two is refused, and nothing is copied.
+    store.append(tables[2], len(played), "note", {"here": "sqlite"})
+    store.close()
+    store = open_store(target)
+    store.append(tables[2], len(played), "note", {"here": "postgres"})
+    store.close()
+    refused = king("db", "copy", target.replace("king@", "king:hidden@"), str(source))
+    assert refused.returncode == 1
+    assert (
+        f"table {tables[2]} is in both" in refused.stderr and "--skip-different" in refused.stderr
+    )
+    assert "hidden" not in refused.stderr
 
 
 def test_copy_tables_checks_before_it_copies(tmp_path: Path) -> None:
@@ -222,6 +245,163 @@ def test_copy_tables_checks_before_it_copies(tmp_path: Path) -> None:
     finally:
         first.close()
         second.close()
+
+
+def test_a_copy_again_after_play_brings_tables_up_to_date_and_names_those_that_differ(
+    databases: Callable[[], Database],
+) -> None:
+    """What an operator copying again wants: tables played on in FROM get the events
+    played since, tables played on in TO only (it has served them) stay as they are, and
+    a table played differently in the two stops the copy, named, unless told to skip it."""
+    source, target = open_store(databases()), open_store(databases())
+    try:
+        for name in "ABCD":
+            source.create_table(name, {"name": name})
+        assert copy_tables(source, target).copied == ("A", "B", "C", "D")
+        source.append("B", 1, "start", {}, "playing")
+        target.append("C", 1, "start", {}, "playing")
+        source.append("D", 1, "join", {"seat": 1})
+        target.append("D", 1, "join", {"seat": 2})
+        source.create_table("E", {"name": "E"})
+        with pytest.raises(StoreError, match=r"table D is in both .* nothing was copied"):
+            copy_tables(source, target)
+        assert not target.exists("E") and len(target.events("B")) == 1
+        report = copy_tables(source, target, skip_different=True)
+        assert report == CopyReport(
+            copied=("E",), brought=("B",), same=("A",), ahead=("C",), different=("D",)
+        )
+        assert target.events("B") == source.events("B")
+        assert {t.id: t.status for t in target.tables()}["B"] == "playing"
+        assert [e.data for e in target.events("D")][1] == {"seat": 2}  # left as TO has it
+        assert len(target.events("C")) == 2
+        again = copy_tables(source, target, skip_different=True)
+        assert again == CopyReport(same=("A", "B", "E"), ahead=("C",), different=("D",))
+    finally:
+        source.close()
+        target.close()
+
+
+def test_a_rating_that_moved_on_in_the_source_replaces_the_older_copy(
+    databases: Callable[[], Database],
+) -> None:
+    source, target = open_store(databases()), open_store(databases())
+    insert = "INSERT INTO king_ratings (player, mu, sigma, games, updated) VALUES (?, ?, ?, ?, ?)"
+    try:
+        source.run(lambda sql: sql.change(insert, ("bot:rule", 25.0, 8.0, 1, 100.0)))
+        source.run(lambda sql: sql.change(insert, ("bot:random", 20.0, 8.0, 1, 100.0)))
+        copy_people(source, target)
+        source.run(lambda sql: sql.change("UPDATE king_ratings SET games = 2, updated = 200"))
+        source.run(
+            lambda sql: sql.change("UPDATE king_ratings SET mu = 27 WHERE player = 'bot:rule'")
+        )
+        target.run(
+            lambda sql: sql.change("UPDATE king_ratings SET games = 3 WHERE player = 'bot:random'")
+        )
+        copy_people(source, target)
+        rows = target.read(lambda sql: sql.rows("SELECT player, mu, games FROM king_ratings"))
+        # bot:random counts more games in TO: rated there since, so TO's is kept.
+        assert sorted(rows) == [("bot:random", 20.0, 3), ("bot:rule", 27.0, 2)]
+    finally:
+        source.close()
+        target.close()
+
+
+def test_the_schema_table_is_keyed_and_loses_the_duplicates_a_restore_left(
+    postgres_server: PostgresServer,
+) -> None:
+    """A database of schema 4 into which pg_restore appended every king_schema row a
+    second time: the next start removes the copies and keys the table."""
+    address = postgres_server.create_database()
+    with psycopg.connect(address, autocommit=True) as db:
+        db.execute("CREATE TABLE king_schema (version INTEGER NOT NULL, at DOUBLE PRECISION)")
+        for number, step in enumerate(MIGRATIONS[:4], 1):
+            db.execute(step)
+            for at in (1.0, 2.0):  # the first start, then the restore
+                db.execute("INSERT INTO king_schema (version, at) VALUES (%s, %s)", (number, at))
+    assert len(query(address, "SELECT version FROM king_schema")) == 8
+    open_store(address).close()
+    rows = query(address, "SELECT version FROM king_schema ORDER BY version")
+    assert rows == [(n,) for n in range(1, len(MIGRATIONS) + 1)]
+    assert query(address, "SELECT at FROM king_schema WHERE version = 1") == [(1.0,)]
+    with pytest.raises(psycopg.errors.UniqueViolation):
+        query(address, "INSERT INTO king_schema (version, at) VALUES (1, 3)")
+
+
+def test_pg_restore_into_the_live_database_doubles_nothing(
+    postgres_server: PostgresServer, tmp_path: Path
+) -> None:
+    """The backup of docs/deploy.md restored by mistake over the database it came from:
+    every table of king's refuses the rows it already has."""
+    address = postgres_server.create_database()
+    store = open_store(address)
+    store.create_table("T1", {"rules": "classic"})
+    store.close()
+    programs = postgres_programs()
+    dump = tmp_path / "king.dump"
+    made = subprocess.run(
+        [str(programs / "pg_dump"), "--format=custom", "--file", str(dump), address],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert made.returncode == 0, made.stderr
+    restored = subprocess.run(
+        [str(programs / "pg_restore"), "--dbname", address, str(dump)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert restored.returncode != 0 and "already exists" in restored.stderr
+    rows = query(address, "SELECT version FROM king_schema ORDER BY version")
+    assert rows == [(n,) for n in range(1, len(MIGRATIONS) + 1)]
+    assert query(address, "SELECT COUNT(*) FROM events") == [(1,)]
+    assert query(address, "SELECT COUNT(*) FROM tables") == [(1,)]
+
+
+def _server_lock(address: str) -> list[str]:
+    """How king's server lock on this database is held now (one mode per session)."""
+    rows = query(
+        address,
+        "SELECT mode FROM pg_locks WHERE locktype = 'advisory' AND granted "
+        "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+        "AND objid = 2 ORDER BY mode",
+    )
+    return [str(row[0]) for row in rows]
+
+
+def test_a_member_keeps_its_shared_lock_and_takes_it_again_after_losing_it(
+    postgres_server: PostgresServer,
+) -> None:
+    """Processes that share tables hold the server lock shared, so a server alone (or a
+    copy) is refused beside them; a member whose connection is lost takes it again,
+    unless a server alone took the database in between."""
+    address = postgres_server.create_database()
+    member, other = (PostgresEventStore(address, exclusive=False) for _ in range(2))
+    try:
+        member.create_table("T1", {})
+        assert _server_lock(address) == ["ShareLock", "ShareLock"]
+        with pytest.raises(StoreLockedError, match="processes with --redis share the tables"):
+            open_store(address)
+        with pytest.raises(StoreLockedError, match="in use by a running king server"):
+            open_for_copy(address)
+        other.close()
+        for (pid,) in query(
+            address, "SELECT pid FROM pg_stat_activity WHERE application_name = 'king'"
+        ):
+            query(address, "SELECT pg_terminate_backend(?)", (pid,))  # as a restart would
+        alone = open_store(address)  # nobody holds the lock now
+        try:
+            with pytest.raises(StoreError, match="could not be written"):
+                member.append("T1", 1, "start", {})
+            with pytest.raises(StoreLockedError, match=r"without --redis .* is using .* alone"):
+                member.append("T1", 1, "start", {})
+        finally:
+            alone.close()
+        member.append("T1", 1, "start", {})
+        assert _server_lock(address) == ["ShareLock"]
+    finally:
+        member.close()
+        other.close()
 
 
 def test_a_write_from_an_owner_whose_fence_has_passed_is_refused(database: Database) -> None:

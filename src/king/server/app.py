@@ -41,6 +41,7 @@ from king.server.lan import qr_svg
 from king.server.languages import choose_language, language_names, page_messages
 from king.server.lease import LeaseError, LeaseService
 from king.server.local_api import add_local_api
+from king.server.logs import AccessLog
 from king.server.people import RATED_BOTS, People
 from king.server.people_api import (
     add_people_api,
@@ -63,10 +64,12 @@ from king.server.protocol import (
     LobbyInfo,
     PageStrings,
     Preparing,
+    Ready,
     SeatClaim,
     SiteInfo,
     TableInfo,
 )
+from king.server.readiness import Readiness
 from king.server.registry import Elsewhere, Registry
 from king.server.session import Session
 from king.server.shared import RelayedConnection, SharedTables, process_name
@@ -280,6 +283,7 @@ def create_app(
             ),
         )
         app.state.people = people
+        app.state.readiness = Readiness(own_store, settings.redis)
         registry = Registry(own_store, settings, leases, people)
         sweeper: asyncio.Task[None] | None = None
         try:
@@ -311,6 +315,7 @@ def create_app(
             registry.close()
             if leases is not None:
                 leases.close()
+            await app.state.readiness.close()
             own_store.close()
 
     app = FastAPI(
@@ -324,7 +329,10 @@ def create_app(
     app.state.settings = settings
     app.state.shared = None
     app.add_middleware(_BodyCheck)
+    if settings.access_log:  # outermost: it times and logs every answer, refusals too
+        app.add_middleware(AccessLog)
     _add_error_handlers(app)
+    _add_probes(app)
     _add_api(app)
     add_people_api(app)
     add_local_api(app)
@@ -487,11 +495,28 @@ def bot_model(info: BotInfo) -> BotInfoModel:
     )
 
 
-def _add_api(app: FastAPI) -> None:
+def _add_probes(app: FastAPI) -> None:
+    """Liveness (the process answers; ``/api/health`` is its older name, kept for the
+    callers that poll it) and readiness (the database and Redis answer:
+    :mod:`king.server.readiness`), for process managers and load balancers."""
+
+    @app.get("/api/live")
     @app.get("/api/health")
-    async def health() -> Health:
+    async def live() -> Health:
         return Health(ok=True, version=__version__, protocol=PROTOCOL_VERSION)
 
+    @app.get("/api/ready", response_model=Ready)
+    async def ready(request: Request) -> Response:
+        readiness: Readiness = request.app.state.readiness
+        checks = await readiness.checks()
+        failed = [check.part for check in checks if not check.ok]
+        body = Ready(
+            ready=not failed, failed=failed, checks={check.part: check.state for check in checks}
+        )
+        return JSONResponse(body.model_dump(), status_code=503 if failed else 200)
+
+
+def _add_api(app: FastAPI) -> None:
     @app.get("/api/preparing")
     async def preparing() -> Preparing:
         state = PREPARING.state()

@@ -77,6 +77,8 @@ class ServerSettings:
     public_url: str | None = None
     #: The address a phone on the home network opens (``king --lan``), shown with a QR code.
     lan_url: str | None = None
+    #: Log one line per HTTP request (``king serve``'s access log, king.server.logs).
+    access_log: bool = False
 
     def __post_init__(self) -> None:
         for name in ("public_url", "lan_url"):

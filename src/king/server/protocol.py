@@ -56,6 +56,7 @@ __all__ = [
     "LobbyInfo",
     "BotInfoModel",
     "Health",
+    "Ready",
     "Preparing",
     "ReactMessage",
     "ReactionMessage",
@@ -600,11 +601,22 @@ class PageStrings(_Model):
 
 
 class Health(_Model):
-    """``GET /api/health``: the server is up."""
+    """``GET /api/live`` (and ``GET /api/health``, its older name): the process answers.
+    It says nothing of the database or Redis: :class:`Ready` does."""
 
     ok: bool
     version: str
     protocol: int
+
+
+class Ready(_Model):
+    """``GET /api/ready`` (200, or 503 when not ``ready``): whether each part this
+    process needs answers (``database``, and ``redis`` when it shares tables), ``ok``
+    or a short reason, and which failed."""
+
+    ready: bool
+    failed: list[str]
+    checks: dict[str, str]
 
 
 class Preparing(_Model):

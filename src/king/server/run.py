@@ -35,6 +35,7 @@ from king.server.local_game import (
     read_note,
     write_note,
 )
+from king.server.logs import log_config
 from king.server.preparing import PREPARING
 from king.server.registry import Registry
 from king.server.shared import SharedTables
@@ -192,18 +193,23 @@ def _run(
     on_ready: Callable[[Registry], None] | None,
     log_level: str,
     store: EventStore | None = None,
+    *,
+    stamped: bool = False,
 ) -> None:
+    """Serve on ``sock`` until stopped; ``stamped``: ``king serve``'s log lines (time,
+    level and logger), else the local game's short ones."""
     _check_redis(settings)
     store = store if store is not None else _open_store(settings)
     app = create_app(settings, store, on_ready)
     config = uvicorn.Config(
         app,
         log_level=log_level,
+        log_config=log_config(log_level, stamped=stamped, access=settings.access_log),
+        access_log=False,  # king.server.logs.AccessLog writes it, with each request's time
         ws_max_size=WS_MAX_BYTES,
         lifespan="on",
         timeout_graceful_shutdown=3,
     )
-    logging.basicConfig(level=logging.WARNING, format="king: %(message)s")
     logging.getLogger("uvicorn.error").addFilter(ClientFaultFilter())
     server = _Server(config, app)
     try:
@@ -227,7 +233,9 @@ def serve(
 ) -> None:
     """Serve tables until interrupted (Ctrl-C or SIGTERM).  The strongest bot and the
     stand-in get ready in the background (:mod:`king.server.preparing`): the server
-    answers at once, and a table's bots start once they are ready."""
+    answers at once, and a table's bots start once they are ready.  Its log lines say
+    when, how grave and where (:mod:`king.server.logs`), from ``log_level`` up; the
+    access log is ``settings.access_log``."""
     sock = bind(host, port)
     PREPARING.start([strongest_bot(), settings.stand_in])
     url = _url(sock)
@@ -236,7 +244,7 @@ def serve(
         echo(f"king: serving tables at {url}/ (database {describe(settings.db)}); Ctrl-C stops")
         sys.stdout.flush()
 
-    _run(settings, sock, ready, log_level)
+    _run(settings, sock, ready, log_level, stamped=True)
 
 
 def run_local(

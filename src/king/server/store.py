@@ -164,6 +164,12 @@ class EventStore(Protocol):
         """Add a whole table with its events as they are (copying a log to another)."""
         ...
 
+    def extend_table(self, table: StoredTable, events: list[StoredEvent]) -> None:
+        """Append events as they are to a table whose log ends just before the first of
+        them, and take ``table``'s status and time of last activity, in one transaction
+        (bringing an older copy of a log up to date)."""
+        ...
+
     def run(self, work: Callable[[Sql], T]) -> T:
         """Run ``work`` in one transaction of the log's database (the accounts, results
         and ratings live beside the events); raises :class:`StoreError` if it fails,

@@ -6,10 +6,11 @@ returns only once it has committed, so an acknowledged move is in the database. 
 transaction takes a connection of its own from a pool (psycopg's), so the transactions
 of two threads never share one.  The schema is versioned (``king_schema``) and migrated
 in place under an advisory lock, so processes starting together never migrate twice.
-Without a lease service a server must be the only one on its database: a connection of
-its own holds a session advisory lock for as long as the server runs, and a second
-server fails at once (``exclusive=False`` leaves it out, for tools that only read or
-copy, and for processes that share tables by leases).
+Every store holds one session advisory lock on its database for as long as it is open,
+on a connection of its own: exclusively for a server alone on it (and for ``king db
+copy``), shared (``exclusive=False``) for the processes that share tables by leases.  So
+the two kinds never meet on one database: whichever comes second fails at once, saying
+which kind holds it.
 
 psycopg (``pip install "king[postgres]"``) is imported only when a PostgreSQL address
 is given.
@@ -72,6 +73,13 @@ MIGRATIONS: tuple[str, ...] = (
     people_schema("DOUBLE PRECISION"),
     # 4: a mark on each count against a limit (king.server.people_schema).
     LIMIT_MARKS,
+    # 5: one row per version (pg_restore into a live database appended a second copy of
+    # every row): the duplicates go, then the key keeps them out.
+    """
+    DELETE FROM king_schema AS a USING king_schema AS b
+        WHERE a.version = b.version AND a.ctid > b.ctid;
+    ALTER TABLE king_schema ADD PRIMARY KEY (version);
+    """,
 )
 
 #: Advisory lock keys (any two 64-bit numbers no other program is likely to use).
@@ -83,8 +91,8 @@ class PostgresEventStore:
     """The event log of one server process in a PostgreSQL database.
 
     ``pool_size`` bounds the connections its transactions use at once (a transaction
-    waits up to ``timeout`` seconds for one); an exclusive store has one more, which
-    holds the server lock and runs nothing else.
+    waits up to ``timeout`` seconds for one); one more holds the server lock (exclusive,
+    or shared when not ``exclusive``) and runs nothing else.
     """
 
     def __init__(
@@ -110,19 +118,19 @@ class PostgresEventStore:
         self._closed = False
         #: Whether this thread is inside a transaction of this store now.
         self._local = threading.local()
-        #: Guards the connection that holds the server lock (exclusive stores only).
+        #: Guards the connection that holds the server lock.
         self._guard = threading.Lock()
         self._holder: psycopg.Connection[Any] | None = None
         with self._guard:
             first = self._connect()
             try:
+                # The lock first: a database in use by the other kind is left untouched.
+                _take_server_lock(first, self.where, exclusive)
                 _migrate(first, self.where)
-                if exclusive:
-                    _take_server_lock(first, self.where)
-                    self._holder = first
-            finally:
-                if self._holder is not first:
-                    first.close()
+            except BaseException:
+                first.close()
+                raise
+            self._holder = first
         self._pool: psycopg_pool.ConnectionPool[psycopg.Connection[Any]] = (
             psycopg_pool.ConnectionPool(
                 address,
@@ -161,9 +169,8 @@ class PostgresEventStore:
 
     def _hold(self) -> None:
         """The server lock still held (taken again on a new connection if the one that
-        held it was lost: :class:`StoreLockedError` if another server has it now)."""
-        if not self._exclusive:
-            return
+        held it was lost: :class:`StoreLockedError` if a server of the other kind, or
+        another one alone, has taken it since)."""
         with self._guard:
             held = self._holder
             if held is not None and not held.closed and not held.broken:
@@ -173,7 +180,7 @@ class PostgresEventStore:
                 self._holder = None
             db = self._connect()
             try:
-                _take_server_lock(db, self.where)
+                _take_server_lock(db, self.where, self._exclusive)
             except BaseException:
                 db.close()
                 raise
@@ -356,6 +363,21 @@ class PostgresEventStore:
 
         self._run("written", work)
 
+    def extend_table(self, table: StoredTable, events: list[StoredEvent]) -> None:
+        def work(db: psycopg.Connection[Any]) -> None:
+            with db.cursor() as cursor:
+                cursor.executemany(
+                    "INSERT INTO king_events (table_id, number, kind, data, at) "
+                    "VALUES (%s, %s, %s, %s, %s)",
+                    [(table.id, e.number, e.kind, dumps(e.data), e.at) for e in events],
+                )
+            db.execute(
+                "UPDATE king_tables SET status = %s, updated = %s WHERE id = %s",
+                (table.status, table.updated, table.id),
+            )
+
+        self._run("written", work)
+
     def run(self, work: Callable[[Sql], T]) -> T:
         return self._run("written", lambda db: _bounded(db, work))
 
@@ -435,13 +457,43 @@ def _migrate(db: psycopg.Connection[Any], where: str) -> None:
             )
 
 
-def _take_server_lock(db: psycopg.Connection[Any], where: str) -> None:
-    """Hold the one-server lock on this connection's session, or refuse."""
-    row = db.execute("SELECT pg_try_advisory_lock(%s)", (_SERVER_LOCK,)).fetchone()
+def _take_server_lock(db: psycopg.Connection[Any], where: str, exclusive: bool) -> None:
+    """Hold the server lock on this connection's session (exclusively, or shared with
+    the other processes that share tables), or refuse, saying who holds it."""
+    take = "pg_try_advisory_lock" if exclusive else "pg_try_advisory_lock_shared"
+    row = db.execute(f"SELECT {take}(%s)", (_SERVER_LOCK,)).fetchone()
     if row is None or not row[0]:
-        raise StoreLockedError(
-            f"another king server is using {where}; stop it first (one server per database)"
+        raise StoreLockedError(_refusal(where, exclusive, _holding(db)))
+
+
+def _holding(db: psycopg.Connection[Any]) -> set[str]:
+    """How the server lock of this database is held now: ``ShareLock`` (processes that
+    share tables), ``ExclusiveLock`` (a server alone, or a copy), or neither any more."""
+    rows = db.execute(
+        "SELECT DISTINCT mode FROM pg_locks WHERE locktype = 'advisory' AND granted "
+        "AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = %s "
+        "AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+        (_SERVER_LOCK,),
+    ).fetchall()
+    return {str(row[0]) for row in rows}
+
+
+def _refusal(where: str, exclusive: bool, held: set[str]) -> str:
+    """Why a server cannot use ``where`` now, and what to do, in one line."""
+    if exclusive and "ShareLock" in held:
+        return (
+            f"king serve processes with --redis share the tables of {where}; start this one "
+            "with the same --redis, or stop them all first"
         )
+    if exclusive:
+        return (
+            f"another king server (or a king db copy) is using {where}; stop it first "
+            "(one server per database without --redis)"
+        )
+    return (
+        f"a king server without --redis (or a king db copy) is using {where} alone; stop "
+        "it first, or start every process on this database with --redis"
+    )
 
 
 @contextmanager

@@ -293,6 +293,18 @@ class SqliteEventStore:
                 [(table.id, e.number, e.kind, dumps(e.data), e.at) for e in events],
             )
 
+    def extend_table(self, table: StoredTable, events: list[StoredEvent]) -> None:
+        """Append events as they are and take ``table``'s status, in one transaction."""
+        with self._transaction() as db:
+            db.executemany(
+                "INSERT INTO events (table_id, number, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                [(table.id, e.number, e.kind, dumps(e.data), e.at) for e in events],
+            )
+            db.execute(
+                "UPDATE tables SET status = ?, updated = ? WHERE id = ?",
+                (table.status, table.updated, table.id),
+            )
+
     def exists(self, table_id: str) -> bool:
         """Whether a table of this id was ever created."""
         with self._reading() as db:
