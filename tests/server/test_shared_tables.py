@@ -16,195 +16,31 @@ import random
 import signal
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, WebSocketException
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
-from king.events import apply, from_json
-from king.game import Game
-from king.rules import Rules
-from king.server.process import ServerProcess
 from king.server.services import PostgresServer
 from tests.support import ROOT
 from tests.support.services import LEASE, Cluster, query, start_cluster
+from tests.support.table_players import (
+    Player,
+    busiest_owner,
+    check_log,
+    create_table,
+    last_seen,
+    seat_players,
+    went_on_at,
+)
 
 #: How soon every table of a killed owner must be moving again (issue #17: 3 s).  On the
 #: 2-core reference machine, with three servers, PostgreSQL, Redis, the 60 test clients and
 #: the replacement process all on it, runs measure a median of 0.6–0.7 s and a slowest
 #: table of 1.0–1.6 s (a person's 0.25 s thought included).
 RECOVERY = 3.0
-
-
-def create_table(url: str, seed: int) -> tuple[str, list[str]]:
-    """A table with two people's seats (0 and 2) and two random bots; their tokens."""
-    seats = [
-        {"kind": "human"},
-        {"kind": "bot", "bot": "random"},
-        {"kind": "human"},
-        {"kind": "bot", "bot": "random"},
-    ]
-    made = httpx.post(
-        f"{url}/api/tables", json={"name": "Ada", "seats": seats, "seat": 0, "seed": seed}
-    )
-    assert made.status_code == 201, made.text
-    claim = made.json()
-    joined = httpx.post(f"{url}/api/tables/{claim['table']}/join", json={"name": "Bo", "seat": 2})
-    assert joined.status_code == 200, joined.text
-    return claim["table"], [claim["token"], joined.json()["token"]]
-
-
-@dataclass
-class Player:
-    """One person's seat, played by a client that reconnects to any process when its
-    connection drops or goes silent, and resends a move it was not told was made."""
-
-    table: str
-    seat: int
-    token: str
-    urls: list[str]
-    think: float
-    rng: random.Random
-    #: The moves the server acknowledged: event number -> (kind, what).
-    acked: dict[int, tuple[str, str]] = field(default_factory=dict)
-    #: Every state's event number seen, with when (time.monotonic()).
-    seen: list[tuple[int, float]] = field(default_factory=list)
-    last_view: dict[str, Any] | None = None
-    over: bool = False
-    reconnects: int = 0
-    refused: list[str] = field(default_factory=list)
-    #: What happened lately (wall-clock time, what), to tell in a failure.
-    trace: list[tuple[float, str]] = field(default_factory=list)
-
-    def note(self, what: str) -> None:
-        self.trace.append((round(time.time() % 1000, 3), what))
-        del self.trace[:-40]
-
-    async def play(self, stop: asyncio.Event) -> None:
-        where = self.rng.randrange(len(self.urls))
-        while not self.over and not stop.is_set():
-            url = self.urls[where % len(self.urls)].replace("http://", "ws://")
-            self.note(f"connect {url}")
-            try:
-                async with connect(f"{url}/api/tables/{self.table}/ws", open_timeout=3) as ws:
-                    await ws.send(json.dumps({"v": 1, "type": "hello", "token": self.token}))
-                    await self._conversation(ws, stop)
-            except (OSError, TimeoutError, WebSocketException) as error:
-                self.note(repr(error)[:80])
-            if self.over or stop.is_set():
-                return
-            self.reconnects += 1
-            where += 1 + self.rng.randrange(len(self.urls) - 1)  # another process
-            await asyncio.sleep(0.05)
-
-    async def _conversation(self, ws: ClientConnection, stop: asyncio.Event) -> None:
-        while not stop.is_set():
-            # Silence this long means a frozen process (the bots move at once and the
-            # other person thinks for a moment): reconnect elsewhere.
-            text = await asyncio.wait_for(ws.recv(), timeout=1.5)
-            message = json.loads(text)
-            self.note(f"{message['type']} {message.get('seq', '')} {message.get('code', '')}")
-            if message["type"] == "error":
-                self.refused.append(message["code"])
-                if message["code"] in ("moved", "busy", "server"):
-                    return
-                continue
-            if message["type"] != "state":
-                continue
-            number = message["seq"] - 1  # the event this state follows
-            self.seen.append((number, time.monotonic()))
-            event = message["event"]
-            if event["kind"] == "play" and event["seat"] == self.seat:
-                self.acked[number] = ("play", event["card"])
-            elif event["kind"] == "declare" and event["seat"] == self.seat:
-                self.acked[number] = ("declare", event["contract"])
-            view = message["view"]
-            self.last_view = view
-            if view["phase"] == "over":
-                self.over = True
-                return
-            if view["to_act"] == self.seat:
-                await asyncio.sleep(self.think)
-                if message["declarations"]:
-                    allowed = [d for d in message["declarations"] if d["allowed"]]
-                    choice = self.rng.choice(allowed)
-                    action = {"type": "declare", "contract": choice["contract"]}
-                    if choice["trump"]:
-                        action["trump"] = choice["trump"]
-                else:
-                    action = {"type": "play", "card": self.rng.choice(message["legal"])}
-                self.note(f"sent {action}")
-                await ws.send(json.dumps({"v": 1, **action}))
-
-
-def seat_players(
-    cluster: Cluster, tables: list[tuple[str, list[str]]], think: float, seed: int
-) -> list[Player]:
-    """A client for each person's seat (0 and 2) of each table, spread over the processes."""
-    rng = random.Random(seed)
-    return [
-        Player(table, seat, token, cluster.urls, think=think, rng=random.Random(rng.random()))
-        for table, tokens in tables
-        for seat, token in zip((0, 2), tokens, strict=True)
-    ]
-
-
-def check_log(cluster: Cluster, table: str, players: list[Player]) -> int:
-    """Every acknowledged move is in the table's log at its number, and the log replays
-    by the rules (so no move is in it twice).  Returns how many events it has."""
-    rows = query(
-        cluster.db,
-        "SELECT number, kind, data FROM events WHERE table_id = ? ORDER BY number",
-        (table,),
-    )
-    numbers = [row[0] for row in rows]
-    assert numbers == list(range(len(rows))), f"table {table}: the log has gaps"
-    header = json.loads(rows[0][2])
-    game = Game(Rules.from_spec(header["rules"]), int(header["seed"]), auto_deal=False)
-    for _, kind, data in rows:
-        if kind in ("deal", "declare", "play"):
-            apply(game, from_json(kind, json.loads(data)))  # raises on a move made twice
-    by_number = {row[0]: (row[1], json.loads(row[2])) for row in rows}
-    for player in players:
-        for after, (kind, what) in player.acked.items():
-            # The state follows the move, or the next deal when the move ended one.
-            number = after - 1 if by_number[after][0] == "deal" and kind == "play" else after
-            logged_kind, data = by_number[number]
-            assert logged_kind == kind, (table, number, kind, logged_kind)
-            assert data["seat"] == player.seat
-            assert what == (data["card"] if kind == "play" else data["contract"])
-    return len(rows)
-
-
-def busiest_owner(cluster: Cluster, players: list[Player]) -> tuple[ServerProcess, list[str]]:
-    """The process that owns the most tables in the middle of a trick, and its tables."""
-    owners = cluster.owners()
-    mid_trick: dict[str, list[str]] = {}
-    for player in players:
-        view = player.last_view
-        owner = owners.get(player.table)
-        if owner is None or view is None or player.over or player.seat != 0:
-            continue
-        if view["phase"] == "playing" and view["trick"]:
-            mid_trick.setdefault(owner, []).append(player.table)
-    live = [(o, t) for o, t in mid_trick.items() if cluster.process_of(o) is not None]
-    assert live, "no process owns a table in the middle of a trick"
-    owner, _ = max(live, key=lambda item: len(item[1]))
-    process = cluster.process_of(owner)
-    assert process is not None
-    return process, [t for t, o in owners.items() if o == owner]
-
-
-def last_seen(players: list[Player], table: str) -> int:
-    return max((n for p in players if p.table == table for n, _ in p.seen), default=-1)
-
-
-def went_on_at(players: list[Player], table: str, after: int) -> float | None:
-    times = [t for p in players if p.table == table for n, t in p.seen if n > after]
-    return min(times) if times else None
 
 
 @pytest.mark.slow

@@ -22,7 +22,8 @@ from typing import Any
 __all__ = ["Lease", "LeaseError", "LeaseService", "inbox", "shown_address"]
 
 # Grant: take the lease if it is free (or already ours, or its holder is gone: nobody
-# listens on its channel any more) and number the grant.
+# listens on its channel any more) and number the grant above ``floor`` (the fencing
+# number the log already holds: a Redis that restarted empty counts from 1 again).
 _ACQUIRE = """
 local holder = redis.call('GET', KEYS[1])
 if holder and holder ~= ARGV[1] then
@@ -37,6 +38,11 @@ if holder and holder ~= ARGV[1] then
     end
 end
 local fence = redis.call('INCR', KEYS[2])
+local floor = tonumber(ARGV[5]) or 0
+if fence <= floor then
+    fence = floor + 1
+    redis.call('SET', KEYS[2], fence)
+end
 redis.call('SET', KEYS[1], ARGV[2] .. ':' .. fence, 'PX', ARGV[3])
 return {1, fence}
 """
@@ -121,13 +127,15 @@ class LeaseService:
     def _keys(self, table_id: str) -> list[str]:
         return [f"{self._prefix}:lease:{table_id}", f"{self._prefix}:fence:{table_id}"]
 
-    def acquire(self, table_id: str, seconds: float) -> Lease | None:
-        """The table for ``seconds``, or None while another owner's lease lives."""
+    def acquire(self, table_id: str, seconds: float, floor: int = 0) -> Lease | None:
+        """The table for ``seconds``, or None while another owner's lease lives.  The
+        grant's fencing number is above ``floor``: the highest the table's log has seen,
+        which Redis may have forgotten (it restarted empty)."""
         start = time.monotonic()
         try:
             granted, fence = self._acquire(
                 keys=self._keys(table_id),
-                args=[self._holding(table_id), self.owner, _ms(seconds), self._presence],
+                args=[self._holding(table_id), self.owner, _ms(seconds), self._presence, floor],
             )
         except self._errors as error:
             raise LeaseError(f"cannot take table {table_id}'s lease: {error}") from None

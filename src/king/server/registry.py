@@ -193,11 +193,15 @@ class Registry:
         its fencing number in the log (after which its old owner can write nothing),
         then its events.  None while another process holds it."""
         assert self.leases is not None
-        lease = self.leases.acquire(table_id, self.settings.lease_seconds)
+        floor = self.store.fence(table_id)
+        lease = self.leases.acquire(table_id, self.settings.lease_seconds, floor)
         if lease is None:
             return None
         try:
-            self.store.claim(table_id, lease.fence)
+            if not self.store.claim(table_id, lease.fence):
+                # Another took it meanwhile with a higher number: theirs, not ours.
+                self.leases.release(lease)
+                return None
             table = self._load(table_id, lease)
         except StoreError:
             self.leases.release(lease)

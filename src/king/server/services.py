@@ -58,8 +58,9 @@ class _ChildServer:
     def start(self) -> Self:
         raise NotImplementedError
 
-    def stop(self) -> None:
-        """Stop the server and remove its folder; idempotent."""
+    def halt(self) -> None:
+        """Stop the server program but keep its folder (a restart, or an outage, in a
+        test of what the king servers do meanwhile); idempotent."""
         process, self._process = self._process, None
         if process is not None and process.poll() is None:
             process.send_signal(self.stop_signal)
@@ -68,6 +69,10 @@ class _ChildServer:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait(10)
+
+    def stop(self) -> None:
+        """Stop the server and remove its folder; idempotent."""
+        self.halt()
         if self.folder is not None:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = None
@@ -137,6 +142,20 @@ class PostgresServer(_ChildServer):
         if made.returncode != 0:
             self.stop()
             raise RuntimeError(f"initdb failed:\n{made.stdout.decode()}{made.stderr.decode()}")
+        return self.resume(timeout)
+
+    def resume(self, timeout: float = 60.0) -> PostgresServer:
+        """Start the server on its cluster (after :meth:`halt`, the same data and port);
+        returns once it accepts connections."""
+        folder = self.folder
+        assert folder is not None, "start makes the cluster first"
+        owner = _owner()
+        data = folder / "data"
+        as_owner: dict[str, Any] = (
+            {} if owner is None else {"user": owner.pw_uid, "group": owner.pw_gid}
+        )
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LC_ALL": "C.UTF-8"}
+        programs = postgres_programs()
         log = folder / "postgres.log"
         with log.open("ab") as output:
             if owner is not None:
@@ -234,7 +253,8 @@ class RedisServer(_ChildServer):
         program = shutil.which("redis-server") or "/usr/bin/redis-server"
         if not Path(program).exists():
             raise ServiceMissingError("Redis is not installed: apt-get install -y redis-server")
-        self.folder = Path(tempfile.mkdtemp(prefix="king-redis-"))
+        if self.folder is None:  # started again after halt: empty, as after a crash
+            self.folder = Path(tempfile.mkdtemp(prefix="king-redis-"))
         log = self.folder / "redis.log"
         with log.open("ab") as output:
             self._process = subprocess.Popen(

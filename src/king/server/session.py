@@ -75,6 +75,8 @@ class Session:
                 self._act(message)
         except ActionError as error:
             self.error(error.code, error.message, message.type, error.reason, error.params)
+            if error.code == "moved":  # found again by reconnecting
+                self.client.drop()
 
     def _join(self, message: HelloMessage | WatchMessage) -> None:
         if self.joined:

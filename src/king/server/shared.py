@@ -146,6 +146,13 @@ class SharedTables:
         self._show(table)
 
     def _released(self, table: Table) -> None:
+        # The connections relayed here for it go too: dropped, so that their clients
+        # find the table's next owner (a relayed ping must not keep them at a table
+        # this process has given up).
+        for conn, (session, remote) in list(self._sessions.items()):
+            if session.table is table:
+                self._sessions.pop(conn, None)
+                remote.drop()
         if not table.is_open:
             self.bus.show_table(table.id, None)
 
@@ -164,6 +171,7 @@ class SharedTables:
         interval = self.lease_seconds / 4
         while True:
             await asyncio.sleep(interval)
+            self._drop_passed()
             try:
                 await self._check_relays()
                 if not self._stopping:
@@ -172,6 +180,15 @@ class SharedTables:
                 log.error("keeping the shared tables: %s", error)
             except Exception:
                 log.exception("keeping the shared tables failed")
+
+    def _drop_passed(self) -> None:
+        """Give up every table whose lease has passed, whether or not Redis answers:
+        the renewer's thread may be waiting on a Redis that is cut off, and the people
+        at such a table must be sent to its next owner without waiting for it."""
+        for table in self.registry.owned():
+            if table.lease is not None and not table.lease.valid():
+                log.warning("the lease on table %s passed: giving it up", table.id)
+                self.registry.forget(table)
 
     def _renew_forever(self) -> None:
         """The lease keeper's own thread: a busy event loop (a burst of moves, tables

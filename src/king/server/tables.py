@@ -674,6 +674,10 @@ class Table:
     def attach(self, client: Client, seat: int | None) -> None:
         """Connect a player (``seat``) or a spectator (``None``) and tell them where
         the table stands.  A returning person takes their seat back from a stand-in."""
+        if self._closed:  # given up meanwhile (its lease passed): to be found elsewhere
+            raise ActionError(
+                "moved", "this table has moved to another server process: reconnect to play on"
+            )
         if seat is None and self.spectators >= self.settings.max_spectators:
             raise ActionError("full", "this table has as many spectators as it can take")
         speed = self.speed
