@@ -10,6 +10,12 @@ Reported for each count of processes: moves per second, and the median and
 to one's.  Every process runs on the same machine as the load, the database and Redis:
 the ratio says what sharing costs or gains on this machine, not what separate machines
 would give.
+
+Then takeovers: three processes own 30 tables between them; the one that owns the most
+is killed (``kill -9``) five times (restarted at its port after each), and each of its
+tables is timed from the kill until a live process holds its lease: the median, 99th
+percentile and slowest of those times (how long a dead owner's table has no owner; the
+players' reconnection comes on top, ``tests/server/test_shared_faults.py``).
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import asyncio
 import importlib.util
 import json
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -67,7 +74,71 @@ def _measure(
     }
 
 
-def run(seconds: float = 2.0, tables: int = TABLES) -> dict[str, float]:
+def _holders(address: str) -> dict[str, str]:
+    """Each table's lease holder now (a process name)."""
+    import redis
+
+    client = redis.Redis.from_url(address)
+    try:
+        found: dict[str, str] = {}
+        for key in client.scan_iter("king:lease:*"):
+            value = client.get(key)
+            if value is not None:
+                found[key.decode().split(":", 2)[2]] = value.decode().rsplit(":", 1)[0]
+        return found
+    finally:
+        client.close()
+
+
+def _owner_pid(name: str) -> int:
+    """The process id in a process name (``host-PID-random``)."""
+    return int(name.rsplit("-", 2)[1])
+
+
+def _takeovers(postgres: PostgresServer, redis: RedisServer, kills: int = 5) -> dict[str, float]:
+    load = _load_module()
+    address = f"{redis.address}/4"
+    database = postgres.create_database()
+    servers = [ServerProcess(database, redis=address, bot_pause=0.0) for _ in range(3)]
+    times: list[float] = []
+    try:
+        for server in servers:
+            server.start()
+        load._tables([s.url for s in servers], 30)
+        for _ in range(kills):
+            holders = _holders(address)
+            pids = [server.pid for server in servers]
+            counts = {pid: sum(_owner_pid(h) == pid for h in holders.values()) for pid in pids}
+            index = pids.index(max(counts, key=lambda pid: counts[pid]))
+            victim = servers[index]
+            owned = [t for t, h in holders.items() if _owner_pid(h) == victim.pid]
+            killed = time.monotonic()
+            victim.kill()
+            waiting = set(owned)
+            while waiting and time.monotonic() < killed + 30:
+                now = _holders(address)
+                for table in list(waiting):
+                    holder = now.get(table)
+                    if holder is not None and _owner_pid(holder) != pids[index]:
+                        times.append(time.monotonic() - killed)
+                        waiting.discard(table)
+                time.sleep(0.01)
+            times.extend(30.0 for _ in waiting)  # never taken over: counted as 30 s
+            servers[index] = ServerProcess(
+                database, port=victim.port, redis=address, bot_pause=0.0
+            ).start()
+    finally:
+        for server in servers:
+            server.kill()
+    return {
+        "cluster_takeovers": len(times),
+        "cluster_takeover_median_ms": round(load._percentile(times, 0.5) * 1000, 1),
+        "cluster_takeover_p99_ms": round(load._percentile(times, 0.99) * 1000, 1),
+        "cluster_takeover_max_ms": round(max(times, default=0.0) * 1000, 1),
+    }
+
+
+def run(seconds: float = 2.0, tables: int = TABLES, kills: int = 5) -> dict[str, float]:
     """The figures, or none (with the reason on stderr) where PostgreSQL or Redis is
     not installed."""
     try:
@@ -80,6 +151,7 @@ def run(seconds: float = 2.0, tables: int = TABLES) -> dict[str, float]:
             results: dict[str, float] = {"cluster_tables": tables}
             for count in (1, 2, 3):
                 results.update(_measure(postgres, redis, count, seconds, tables))
+            results.update(_takeovers(postgres, redis, kills))
     except ServiceMissingError as error:
         print(f"cluster: {error}", file=sys.stderr)
         return {}

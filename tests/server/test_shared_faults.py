@@ -11,12 +11,14 @@ is printed as a table)."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import signal
 import statistics
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 import pytest
@@ -37,7 +39,9 @@ from tests.support.table_players import (
 
 #: The bound on how long any table stands still after a fault (issue #39).
 BOUND = 3.0
-#: How long a fault's tables are watched before one that has not moved is a failure.
+#: How long after a fault its tables are watched for standing still.
+SPAN = BOUND + 1.5
+#: How long a table that has not moved at all is waited for before it counts as stuck.
 WATCH = BOUND + 5
 
 
@@ -80,7 +84,9 @@ class Faults:
 
     def spawn(self, index: int, port: int | None = None) -> ServerProcess:
         address = f"redis://127.0.0.1:{self.proxies[index].port}/0"
-        process = ServerProcess(self.cluster.db, port=port, redis=address, bot_pause=0.0)
+        process = ServerProcess(
+            self.cluster.db, port=port, redis=address, bot_pause=0.0, extra=("--log-level", "info")
+        )
         self.every.append(process)
         return process.start()
 
@@ -113,24 +119,43 @@ def faults() -> Iterator[Faults]:
 
 
 async def watch(players: list[Player], tables: list[str], since: float) -> dict[str, float | None]:
-    """How long after ``since`` each of ``tables`` moved again (a state past the last
-    one seen at ``since``); None for one still standing after :data:`WATCH` seconds.
-    Finished games are left out."""
+    """The longest each of ``tables`` stood still from ``since`` on: the widest gap
+    between ``since`` and the moves that followed, over :data:`SPAN` seconds (longer
+    while a table has not moved at all, up to :data:`WATCH`; None if it never did).
+    A process cut off goes on until its lease passes, so the gap, not the first move,
+    is what tells.  Finished games count as moving."""
     marks = {t: last_seen(players, t) for t in tables}
-    waits: dict[str, float | None] = {}
     while time.monotonic() < since + WATCH:
-        for table in tables:
-            if table in waits:
-                continue
-            at = went_on_at(players, table, marks[table])
-            if at is not None:
-                waits[table] = at - since
-            elif all(p.over for p in players if p.table == table):
-                waits[table] = 0.0
-        if len(waits) == len(tables):
-            break
         await asyncio.sleep(0.05)
-    return {t: waits.get(t) for t in tables}
+        quiet = [
+            t for t in tables if went_on_at(players, t, marks[t]) is None and not over(players, t)
+        ]
+        if time.monotonic() >= since + SPAN and not quiet:
+            break
+    end = min(time.monotonic(), since + SPAN)
+    return {t: widest_gap(players, t, marks[t], since, end) for t in tables}
+
+
+def over(players: list[Player], table: str) -> bool:
+    return all(p.over for p in players if p.table == table)
+
+
+def widest_gap(
+    players: list[Player], table: str, mark: int, since: float, end: float
+) -> float | None:
+    """The longest time between ``since``, the first sightings of the states after
+    ``mark`` and ``end`` (or the game's end); None when no state came at all."""
+    first: dict[int, float] = {}
+    for player in (p for p in players if p.table == table):
+        for number, at in player.seen:
+            if number > mark:
+                first[number] = min(at, first.get(number, at))
+    if not first:
+        return 0.0 if over(players, table) else None
+    times = sorted(first.values())
+    last = times[-1] if over(players, table) else max(end, times[-1])
+    edges = [since, *times, last]
+    return max(b - a for a, b in itertools.pairwise(edges))
 
 
 def stuck_story(faults: Faults, players: list[Player], stalls: Stalls) -> str:
@@ -231,6 +256,18 @@ def test_shared_tables_lose_nothing_and_go_on_after_every_fault(faults: Faults) 
             await watch(players, live_tables(players), back),
         )
 
+    made = iter(range(1000, 2000))
+
+    async def top_up(players: list[Player], tasks: list[Any], stop: asyncio.Event) -> None:
+        """A new table for each finished game: 30 busy tables for every fault."""
+        for _ in range(30 - len(live_tables(players))):
+            seed = next(made)
+            table = await asyncio.to_thread(create_table, cluster.urls[seed % 3], seed)
+            fresh = seat_players(cluster, [table], think=0.25, seed=seed)
+            players.extend(fresh)
+            tasks.extend(asyncio.create_task(p.play(stop)) for p in fresh)
+        await asyncio.sleep(1.0)  # under way: in tricks, not joining
+
     async def run() -> list[Player]:
         players = seat_players(cluster, tables, think=0.25, seed=5)
         stop = asyncio.Event()
@@ -241,6 +278,7 @@ def test_shared_tables_lose_nothing_and_go_on_after_every_fault(faults: Faults) 
             chosen = os.environ.get("KING_FAULTS")  # a developer's shortcut: some phases only
             for phase in phases:
                 if chosen is None or phase.__name__ in chosen.split(","):
+                    await top_up(players, tasks, stop)
                     await phase(players)
             await asyncio.sleep(2)
         finally:

@@ -2,10 +2,10 @@
 --redis redis://…``) on one real PostgreSQL and one real Redis, played by real WebSocket
 clients spread over the processes.
 
-The owner of busy tables is killed (``kill -9``) again and again in the middle of tricks:
-no move a client was told of is lost, none is applied twice, and every table goes on
-within 3 seconds.  A frozen owner (SIGSTOP past its lease) writes nothing once it is
-woken and gives its connections up; one stopped with SIGTERM hands its tables over."""
+A frozen owner (SIGSTOP past its lease) writes nothing once it is woken and gives its
+connections up; one stopped with SIGTERM hands its tables over; people at any process
+join, play and play again.  (Owners killed mid-trick, and every other fault, are in
+``test_shared_faults.py``.)"""
 
 from __future__ import annotations
 
@@ -35,79 +35,6 @@ from tests.support.table_players import (
     seat_players,
     went_on_at,
 )
-
-#: How soon every table of a killed owner must be moving again (issue #17: 3 s).  On the
-#: 2-core reference machine, with three servers, PostgreSQL, Redis, the 60 test clients and
-#: the replacement process all on it, runs measure a median of 0.6–0.7 s and a slowest
-#: table of 1.0–1.6 s (a person's 0.25 s thought included).
-RECOVERY = 3.0
-
-
-@pytest.mark.slow
-def test_killing_owners_mid_trick_loses_no_move_and_every_table_goes_on(cluster: Cluster) -> None:
-    tables = [create_table(cluster.urls[n % 3], seed=100 + n) for n in range(30)]
-
-    async def run() -> tuple[list[Player], list[float]]:
-        players = seat_players(cluster, tables, think=0.25, seed=5)
-        stop = asyncio.Event()
-        tasks = [asyncio.create_task(p.play(stop)) for p in players]
-        waits: list[float] = []
-        try:
-            await asyncio.sleep(3)
-            for _ in range(20):
-                victim, owned = busiest_owner(cluster, players)
-                before = {t: last_seen(players, t) for t in owned}
-                killed = time.monotonic()
-                victim.kill()
-                index = cluster.processes.index(victim)
-                # Every table it owned goes on, somewhere else, within 3 s.
-                deadline = killed + RECOVERY + 4
-                pending = set(owned)
-                while pending and time.monotonic() < deadline:
-                    await asyncio.sleep(0.05)
-                    for table in list(pending):
-                        at = went_on_at(players, table, before[table])
-                        finished = all(p.over for p in players if p.table == table)
-                        if at is not None or finished:
-                            pending.discard(table)
-                            if at is not None:
-                                waits.append(at - killed)
-                                if at - killed > 2.5:
-                                    slow[table] = [
-                                        round(time.time() % 1000 - (time.monotonic() - killed), 3)
-                                    ] + [(p.seat, p.trace) for p in players if p.table == table]
-                stuck = {
-                    table: [(p.seat, p.trace) for p in players if p.table == table]
-                    for table in pending
-                }
-                assert not pending, f"tables stood still after the kill: {stuck} {cluster.owners()}"
-                # A new process takes the dead one's place (same address), started
-                # once the others have taken its tables: the takeover is timed alone.
-                cluster.processes[index] = await asyncio.to_thread(cluster.spawn, victim.port)
-                await asyncio.sleep(0.5)  # play goes on before the next kill
-        finally:
-            stop.set()
-            await asyncio.gather(*tasks, return_exceptions=True)
-        return players, waits
-
-    started = time.monotonic()
-    slow: dict[str, Any] = {}
-    players, waits = asyncio.run(run())
-    waits.sort()
-    print(
-        f"\n20 kills in {time.monotonic() - started:.0f} s: {len(waits)} tables went on after "
-        f"median {waits[len(waits) // 2]:.2f} s, max {waits[-1]:.2f} s; "
-        f"{sum(p.reconnects for p in players)} reconnections"
-    )
-    assert len(waits) >= 20
-    if max(waits) > RECOVERY:
-        print(json.dumps(slow, indent=0))  # shown by pytest under the failure
-    assert max(waits) <= RECOVERY, sorted(waits)[-5:]
-    events = sum(check_log(cluster, t, [p for p in players if p.table == t]) for t, _ in tables)
-    acked = sum(len(p.acked) for p in players)
-    assert acked > 20 * 10, acked  # play went on between the kills
-    assert events > acked
-    assert sum(p.reconnects for p in players) >= 20
 
 
 @pytest.mark.slow
@@ -327,7 +254,7 @@ def test_the_cluster_benchmark_measures_one_two_and_three_processes() -> None:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    figures = module.run(0.5, tables=4)
+    figures = module.run(0.5, tables=4, kills=1)
     for count in (1, 2, 3):
         assert figures[f"cluster_{count}_moves_per_s"] > 0, figures
         assert (
@@ -335,6 +262,10 @@ def test_the_cluster_benchmark_measures_one_two_and_three_processes() -> None:
         )
         assert figures[f"cluster_{count}_errors"] == 0, figures
     assert figures["cluster_3_vs_1_moves"] > 0
+    # A killed owner's tables all found a new owner, none after the 30 s the run waits.
+    assert figures["cluster_takeovers"] > 0, figures
+    median, p99 = figures["cluster_takeover_median_ms"], figures["cluster_takeover_p99_ms"]
+    assert 0 < median <= p99 <= figures["cluster_takeover_max_ms"] < 30_000, figures
 
 
 @pytest.mark.slow

@@ -131,8 +131,8 @@ class Player:
             self.note(f"{message['type']} {message.get('seq', '')} {message.get('code', '')}")
             if message["type"] == "error":
                 self.refused.append(message["code"])
-                if message["code"] in ("moved", "busy", "server"):
-                    return message["code"] == "moved"
+                if message["code"] in ("moved", "busy", "server", "unavailable"):
+                    return message["code"] in ("moved", "unavailable")
                 continue
             if message["type"] != "state":
                 continue

@@ -20,7 +20,9 @@ import collections
 import contextlib
 import json
 import logging
+import random
 import secrets
+import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -35,6 +37,9 @@ Handler = Callable[[dict[str, Any]], None]
 #: Writes queued while Redis does not take them, past which new ones are dropped (the
 #: clients mend what they missed by reconnecting) instead of filling the memory.
 MAX_QUEUED = 100_000
+#: The longest wait between tries to listen again while Redis is away (doubling from
+#: 0.1 s, jittered): short enough that the relays work again soon after it is back.
+MAX_BACKOFF = 1.0
 
 
 class BusTimeoutError(LeaseError):
@@ -63,6 +68,10 @@ class Bus:
         self._replies: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
+        self._said_dropped = 0.0
+        #: Called when Redis answers again after an outage (it may have restarted
+        #: empty: what this process keeps there is to be written again).
+        self.on_back: Callable[[], None] = lambda: None
 
     def channel(self, name: str) -> str:
         """Where the process ``name`` listens."""
@@ -84,15 +93,22 @@ class Bus:
         ]
 
     async def _listen(self, handler: Handler) -> None:
+        backoff = 0.0
         while True:
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:
                 raise
             except self._errors as error:
-                log.error("the bus lost Redis: %s; listening again", error)
-                await asyncio.sleep(0.2)
+                if not backoff:  # said once per outage, not at every try
+                    log.error("the bus lost Redis: %s; listening again (backing off)", error)
+                backoff = min(MAX_BACKOFF, max(0.1, backoff * 2))
+                await asyncio.sleep(backoff * random.uniform(0.5, 1.0))
                 continue
+            if backoff:
+                log.warning("the bus has Redis again")
+                backoff = 0.0
+                self.on_back()
             if message is None or message.get("type") != "message":
                 continue
             try:
@@ -119,19 +135,32 @@ class Bus:
             while self._outbox:
                 batch = [self._outbox.popleft() for _ in range(min(256, len(self._outbox)))]
                 try:
-                    async with self._redis.pipeline(transaction=False) as pipe:
-                        for command, key, field, value in batch:
-                            if command == "publish":
-                                pipe.publish(key, value)
-                            elif command == "hset":
-                                pipe.hset(key, field, value)
-                            else:
-                                pipe.hdel(key, field)
-                        await pipe.execute()
-                except asyncio.CancelledError:
-                    raise
-                except self._errors as error:  # the receivers mend it by reconnecting
-                    log.error("the bus dropped %d messages: %s", len(batch), error)
+                    await self._send_batch(batch)
+                except self._errors:
+                    # Once more, on a fresh connection: the pool's may have died with a
+                    # Redis that restarted (a message sent twice is harmless: a state
+                    # is shown again, a move made twice is refused).
+                    try:
+                        await self._send_batch(batch)
+                    except self._errors as error:  # the receivers mend it by reconnecting
+                        self._say_dropped(len(batch), error)
+
+    async def _send_batch(self, batch: list[tuple[str, str, str, str]]) -> None:
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for command, key, field, value in batch:
+                if command == "publish":
+                    pipe.publish(key, value)
+                elif command == "hset":
+                    pipe.hset(key, field, value)
+                else:
+                    pipe.hdel(key, field)
+            await pipe.execute()
+
+    def _say_dropped(self, count: int, error: Exception) -> None:
+        now = time.monotonic()
+        if now - self._said_dropped >= 1.0:  # not a line per message
+            self._said_dropped = now
+            log.error("the bus dropped %d messages: %s", count, error)
 
     def send(self, to: str, message: dict[str, Any]) -> None:
         """Queue ``message`` for the process ``to`` (sent in order, without waiting)."""

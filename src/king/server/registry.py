@@ -193,6 +193,11 @@ class Registry:
         its fencing number in the log (after which its old owner can write nothing),
         then its events.  None while another process holds it."""
         assert self.leases is not None
+        held = self._tables.get(table_id)
+        if held is not None:  # taken meanwhile (by a connection, or the keeper)
+            if held.writable:
+                return held
+            self.forget(held)
         floor = self.store.fence(table_id)
         lease = self.leases.acquire(table_id, self.settings.lease_seconds, floor)
         if lease is None:
@@ -255,6 +260,10 @@ class Registry:
         """Stop being the table's owner: its bots stop, its connections are dropped
         (they reconnect to its next owner) and its lease, if still ours, is released."""
         if self._tables.get(table.id) is not table:
+            # Not (or no longer) the table this process holds: it must not act either.
+            for client in table.connections():
+                client.drop()
+            table.close()
             return
         del self._tables[table.id]
         for client in table.connections():

@@ -75,7 +75,7 @@ class Session:
                 self._act(message)
         except ActionError as error:
             self.error(error.code, error.message, message.type, error.reason, error.params)
-            if error.code == "moved":  # found again by reconnecting
+            if error.code in ("moved", "unavailable"):  # the client comes back (with backoff)
                 self.client.drop()
 
     def _join(self, message: HelloMessage | WatchMessage) -> None:

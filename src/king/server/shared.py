@@ -31,14 +31,18 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from king import messages
 from king.server.accounts import Account
 from king.server.bus import Bus, BusTimeoutError
 from king.server.lease import LeaseError, LeaseService
 from king.server.protocol import (
     ErrorMessage,
+    HelloMessage,
     LobbyInfo,
+    PingMessage,
     ProtocolError,
     TableInfo,
+    WatchMessage,
     parse_client_message,
 )
 from king.server.registry import Elsewhere, Registry
@@ -50,6 +54,23 @@ from king.texts import seat_name
 __all__ = ["RemoteClient", "RelayedConnection", "SharedTables", "process_name"]
 
 log = logging.getLogger("king.server")
+
+#: Seconds a relayed hello or ping may wait for the owner's answer (which comes at once
+#: from a live owner) before the relay is given up.
+RELAY_PATIENCE = 1.0
+_PONG = messages.dumps(messages.pong())
+
+
+def _begins(kind: str) -> str:
+    """How a message of this type begins (``messages.dumps`` puts the version and the
+    type first)."""
+    head = json.dumps({"v": messages.PROTOCOL_VERSION, "type": kind}, separators=(",", ":"))
+    return head[:-1]
+
+
+#: The owner's answers to a hello or a watch, and to a ping.
+_WELCOMED = (_begins("welcome"), _begins("error"))
+_PONGED = (_begins("pong"), *_WELCOMED)
 
 
 def process_name() -> str:
@@ -84,6 +105,12 @@ class RelayedConnection:
     table_id: str
     owner: str
     conn: str
+    #: Since when a message the owner answers at once (a hello, a ping) has waited
+    #: for its answer: a relay that goes unanswered is dropped (the owner froze, or
+    #: the bus lost the message), and the client comes back to be routed afresh.
+    waiting_since: float | None = None
+    #: How the answer waited for begins (a welcome after a hello, a pong after a ping).
+    awaiting: tuple[str, ...] = ()
 
     def error(self, code: str, message: str) -> None:
         self.client.send(ErrorMessage(code=code, message=message).model_dump_json())
@@ -92,7 +119,7 @@ class RelayedConnection:
         """Forward one message to the owner, unless it is not a protocol message at all
         (then the refusal is given here, as the owner would give it)."""
         try:
-            parse_client_message(text)
+            message = parse_client_message(text)
         except ProtocolError as error:
             self.client.send(
                 ErrorMessage(
@@ -100,7 +127,31 @@ class RelayedConnection:
                 ).model_dump_json()
             )
             return
+        if isinstance(message, PingMessage):
+            # Answered here, as the client asks whether its connection lives, and it
+            # does; the owner is asked too, and an owner that does not answer is this
+            # process's to notice (the relay is dropped, the client comes back here).
+            self.client.send(messages.dumps(messages.pong()))
+        if isinstance(message, HelloMessage | WatchMessage):
+            self._await(_WELCOMED)
+        elif isinstance(message, PingMessage) and self.waiting_since is None:
+            self._await(_PONGED)
         self.shared.bus.send(self.owner, {"op": "text", "conn": self.conn, "text": text})
+
+    def _await(self, answers: tuple[str, ...]) -> None:
+        if self.waiting_since is None:
+            self.waiting_since = time.monotonic()
+        self.awaiting = answers
+
+    def answered(self, text: str) -> None:
+        """Pass on what the owner sent the client; the answer to a hello or a ping
+        shows that the relay works (a broadcast alone does not: the hello may be lost)."""
+        if self.awaiting and text.startswith(self.awaiting):
+            self.waiting_since = None
+            self.awaiting = ()
+        if text == _PONG:
+            return  # the client had its pong from this process already
+        self.client.send(text)
 
     def close(self) -> None:
         self.shared.end_relay(self)
@@ -133,6 +184,7 @@ class SharedTables:
 
     async def start(self) -> None:
         """Listen to the other processes and start keeping leases."""
+        self.bus.on_back = self._show_all
         await self.bus.start(self._on_message)
         self._loop = asyncio.get_running_loop()
         self._keeper = self._loop.create_task(self._keep())
@@ -162,6 +214,12 @@ class SharedTables:
         else:
             self.bus.show_table(table.id, None)
 
+    def _show_all(self) -> None:
+        """Show every table this process owns in the lobby again (Redis came back,
+        perhaps empty)."""
+        for table in self.registry.owned():
+            self._show(table)
+
     def _lost(self, table: Table) -> None:
         log.warning("table %s has another owner now: giving it up", table.id)
         self.registry.forget(table)
@@ -171,15 +229,22 @@ class SharedTables:
         interval = self.lease_seconds / 4
         while True:
             await asyncio.sleep(interval)
-            self._drop_passed()
             try:
-                await self._check_relays()
-                if not self._stopping:
-                    await self._adopt_orphans()
+                # Never stuck on a Redis that does not answer: the next round tries again.
+                await asyncio.wait_for(self._keep_once(), timeout=self.lease_seconds * 2)
+            except TimeoutError:
+                log.error("keeping the shared tables: Redis or the database did not answer")
             except (LeaseError, StoreError) as error:
                 log.error("keeping the shared tables: %s", error)
             except Exception:
                 log.exception("keeping the shared tables failed")
+
+    async def _keep_once(self) -> None:
+        self._drop_passed()
+        self._drop_unanswered()
+        await self._check_relays()
+        if not self._stopping:
+            await self._adopt_orphans()
 
     def _drop_passed(self) -> None:
         """Give up every table whose lease has passed, whether or not Redis answers:
@@ -240,6 +305,16 @@ class SharedTables:
             with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to do
                 loop.call_soon_threadsafe(forget)
 
+    def _drop_unanswered(self) -> None:
+        """Drop the relayed connections whose owner has not answered in time."""
+        now = time.monotonic()
+        for relay in list(self._relayed.values()):
+            waited = relay.waiting_since
+            if waited is not None and now - waited > RELAY_PATIENCE:
+                log.info("table %s: its owner %s did not answer", relay.table_id, relay.owner)
+                self._relayed.pop(relay.conn, None)
+                relay.client.drop()
+
     async def _check_relays(self) -> None:
         # Connections relayed here from processes that have died.  Only those asked
         # about are judged: one opened while Redis was being asked is not in the answer.
@@ -285,6 +360,8 @@ class SharedTables:
             return
         share = -(-len(orphans) // max(1, len(await self.bus.processes())))
         for table_id in random.sample(orphans, share):
+            if self.registry.local(table_id) is not None:
+                continue  # taken meanwhile for a connection
             started = time.monotonic()
             try:
                 table = self.registry.take(table_id)
@@ -307,6 +384,7 @@ class SharedTables:
         conn = f"{self.name}/{next(self._numbers)}"
 
         relayed = RelayedConnection(self, client, table_id, owner, conn)
+        log.info("table %s: relaying connection %s to its owner %s", table_id, conn, owner)
         self._relayed[conn] = relayed
         self.bus.send(owner, {"op": "open", "conn": conn, "from": self.name, "table": table_id})
         return relayed
@@ -322,7 +400,7 @@ class SharedTables:
         if op == "send":
             relayed = self._relayed.get(conn)
             if relayed is not None:
-                relayed.client.send(str(message.get("text")))
+                relayed.answered(str(message.get("text")))
 
         elif op == "drop":
             relayed = self._relayed.pop(conn, None)
@@ -350,6 +428,7 @@ class SharedTables:
         remote = RemoteClient(self.bus, relay, conn)
         table = self.registry.local(table_id)
         if table is None or self._stopping:
+            log.info("table %s: connection %s relayed here, but it is not ours", table_id, conn)
             remote.drop()  # not ours (any more): the client finds the owner again
             return
         self._sessions[conn] = (Session(table, remote), remote)

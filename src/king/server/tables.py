@@ -9,6 +9,7 @@ the log holds.  Everything here runs on the event loop; only bots think elsewher
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import json
@@ -538,23 +539,48 @@ class Table:
 
     def _deal_next(self) -> None:
         """Deal the next deal from the game's seed and log its hands."""
-        game = self.game
-        game.deal_cards()
-        masks = game.dealt_masks
-        assert masks is not None
-        hands = tuple(CardSet(m) for m in masks)
-        data = to_json(Dealt(game.declarer, (hands[0], hands[1], hands[2], hands[3])))
+        self.game.deal_cards()
         try:
-            self._append("deal", data)
+            self._append("deal", self._dealt())
         except StoreError as error:
-            # The game has dealt but the log has not: refuse moves until a restart,
-            # which deals the same cards again from the seed and logs them.
+            # The game has dealt but the log has not: refuse moves until the deal is
+            # logged (tried again every second: the database may be restarting).
             self._broken = str(error)
-            log.error("table %s stops: %s", self.id, error)
+            log.error("table %s waits for its log: %s", self.id, error)
+            with contextlib.suppress(RuntimeError):  # no loop: a restart mends it
+                asyncio.get_running_loop().call_later(1.0, self._retry_deal)
             return
         self.seq += 1
         if self.on_change is not None:
             self.on_change(self)
+
+    def _dealt(self) -> dict[str, Any]:
+        """The log's record of the deal the game has just dealt."""
+        game = self.game
+        masks = game.dealt_masks
+        assert masks is not None
+        hands = tuple(CardSet(m) for m in masks)
+        return to_json(Dealt(game.declarer, (hands[0], hands[1], hands[2], hands[3])))
+
+    def _retry_deal(self) -> None:
+        """Log the deal that could not be logged, if the log can be written now (and
+        had not kept it after all), then let play go on."""
+        if self._broken is None or self._closed:
+            return
+        try:
+            logged = self.store.events(self.id)[self.seq :]
+            if not logged:
+                self._append("deal", self._dealt())
+        except StoreError:
+            asyncio.get_running_loop().call_later(1.0, self._retry_deal)
+            return
+        log.warning("table %s: its deal is logged now; play goes on", self.id)
+        self._broken = None
+        self.seq += 1
+        if self.on_change is not None:
+            self.on_change(self)
+        self._broadcast_state(PublicEvent(kind="resume"))
+        self.autoplay.kick()
 
     # -- joining and connections ----------------------------------------------------------
 
@@ -807,7 +833,9 @@ class Table:
         """Declare or play for ``seat``, if it is that seat's turn and the rules allow
         it; otherwise raise :class:`ActionError` and change nothing."""
         if self._broken is not None:
-            raise ActionError("server", "this table cannot be written to now; try later")
+            raise ActionError(
+                "unavailable", "the game's log cannot be written just now: reconnecting"
+            )
         if self.status == "waiting":
             raise ActionError("not_started", "the game has not started: seats are still free")
         if self.status == "over":
@@ -830,9 +858,11 @@ class Table:
             log.error("table %s: %s", self.id, error)
             if self._unsure:  # the log could not be read back: nobody can say yet
                 raise ActionError(
-                    "server", "the server could not confirm the move: reconnect in a moment"
+                    "unavailable", "the server could not confirm the move: reconnecting"
                 ) from None
-            raise ActionError("server", "the move could not be saved, so it was not made") from None
+            raise ActionError(
+                "unavailable", "the move could not be saved, so it was not made: reconnecting"
+            ) from None
         self._broadcast_state(event)
         if self.game.is_over:
             self.announce_table()

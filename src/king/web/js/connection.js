@@ -4,9 +4,15 @@
 // even that brings nothing: a server process that froze keeps its sockets open.
 
 const PROTOCOL = 1;
-/** Quiet this long (ms): send a ping.  Quiet this long after all: connect afresh. */
-const PING_AFTER = 5000;
-const GIVE_UP_AFTER = 10000;
+/**
+ * Quiet this long (ms): send a ping.  Quiet this long after all: connect afresh.  A live
+ * server answers a ping at once, and a table whose server process froze is taken over
+ * within its lease (1.5 s): giving up after 2 s brings the player back to the table
+ * within the 3 s that shared tables promise (docs/deploy.md), at the cost of a ping a
+ * second while nobody moves.
+ */
+const PING_AFTER = 1000;
+const GIVE_UP_AFTER = 2000;
 
 export class Connection {
   /**
@@ -24,7 +30,7 @@ export class Connection {
     this.timer = null;
     this.heard = Date.now();
     this.pinged = false;
-    this.watchdog = window.setInterval(() => this.watch(), 1000);
+    this.watchdog = window.setInterval(() => this.watch(), 250);
   }
 
   /** Ping a quiet connection; replace one that stays silent even to a ping. */

@@ -480,6 +480,13 @@ function onError(message) {
     connect();
     return;
   }
+  if (message.code === "unavailable") {
+    // The server could not write the move (its database is restarting): it closes the
+    // connection, and the page says it is reconnecting, as for any lost connection.
+    banner(t("table.reconnecting"));
+    toast(errorText(message));
+    return;
+  }
   if (message.code === "not_found") {
     banner(t("table.noSuchTable"));
     return;
