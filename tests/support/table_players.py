@@ -26,8 +26,8 @@ from tests.support.services import Cluster, query
 
 #: The page's timings (``js/connection.js``): quiet this long, a ping; this long, a new
 #: connection.
-PING_AFTER = 1.0
-GIVE_UP_AFTER = 2.0
+PING_AFTER = 0.5
+GIVE_UP_AFTER = 1.5
 
 
 def create_table(url: str, seed: int) -> tuple[str, list[str]]:

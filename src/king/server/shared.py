@@ -57,7 +57,7 @@ log = logging.getLogger("king.server")
 
 #: Seconds a relayed hello or ping may wait for the owner's answer (which comes at once
 #: from a live owner) before the relay is given up.
-RELAY_PATIENCE = 1.0
+RELAY_PATIENCE = 0.5
 _PONG = messages.dumps(messages.pong())
 
 
@@ -172,6 +172,7 @@ class SharedTables:
         self._relayed: dict[str, RelayedConnection] = {}
         self._numbers = itertools.count(1)
         self._keeper: asyncio.Task[None] | None = None
+        self._relay_watch: asyncio.Task[None] | None = None
         self._stopping = False
         self._handed_over = False
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -188,6 +189,7 @@ class SharedTables:
         await self.bus.start(self._on_message)
         self._loop = asyncio.get_running_loop()
         self._keeper = self._loop.create_task(self._keep())
+        self._relay_watch = self._loop.create_task(self._watch_relays())
         self._renewer.start()
 
     # -- this process's tables ---------------------------------------------------------
@@ -241,7 +243,6 @@ class SharedTables:
 
     async def _keep_once(self) -> None:
         self._drop_passed()
-        self._drop_unanswered()
         await self._check_relays()
         if not self._stopping:
             await self._adopt_orphans()
@@ -304,6 +305,12 @@ class SharedTables:
         if loop is not None:
             with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to do
                 loop.call_soon_threadsafe(forget)
+
+    async def _watch_relays(self) -> None:
+        """Drop unanswered relays soon (no Redis asked: a look at this process's own)."""
+        while True:
+            await asyncio.sleep(0.1)
+            self._drop_unanswered()
 
     def _drop_unanswered(self) -> None:
         """Drop the relayed connections whose owner has not answered in time."""
@@ -553,10 +560,11 @@ class SharedTables:
         self._handed_over = True
         self._stopping = True
         self.registry.stopping = True
-        if self._keeper is not None:
-            self._keeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._keeper
+        for task in (self._keeper, self._relay_watch):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         # The tables first, while their leases are still renewed: waiting for the
         # renewer to stop first could let a lease pass on a busy machine, and the table
         # would then be left to pass instead of handed over.

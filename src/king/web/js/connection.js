@@ -7,12 +7,12 @@ const PROTOCOL = 1;
 /**
  * Quiet this long (ms): send a ping.  Quiet this long after all: connect afresh.  A live
  * server answers a ping at once, and a table whose server process froze is taken over
- * within its lease (1.5 s): giving up after 2 s brings the player back to the table
- * within the 3 s that shared tables promise (docs/deploy.md), at the cost of a ping a
+ * within its lease (1.5 s): giving up after 1.5 s brings the player back to the table
+ * within the 3 s that shared tables promise (docs/deploy.md), at the cost of two pings a
  * second while nobody moves.
  */
-const PING_AFTER = 1000;
-const GIVE_UP_AFTER = 2000;
+const PING_AFTER = 500;
+const GIVE_UP_AFTER = 1500;
 
 export class Connection {
   /**
