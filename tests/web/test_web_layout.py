@@ -175,6 +175,7 @@ def test_the_home_screen_at_every_size_overlaps_nothing_and_its_dialog_opens_at_
     assert "Zeynep" in page.inner_text("#open-tables")  # named by its host
     assert page.evaluate(f"({OVERLAPS_OF})({HOME_TEXT!r})") == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    page.wait_for_selector('body[data-ready="true"]')
     page.click("#btn-play-friends")
     assert page.evaluate(TITLE_IN_VIEW, "dlg-friends")
     context.close()

@@ -57,6 +57,7 @@ def start_learning(browser: Browser, server: ServerProcess) -> tuple[Page, list[
     page = context.new_page()
     errors = watch_errors(page)
     page.goto(f"{server.url}/")
+    page.wait_for_selector('body[data-ready="true"]')  # a loaded machine is slow to wire it
     page.click("#btn-learn")
     page.wait_for_url("**/t/*?learn")
     return page, errors

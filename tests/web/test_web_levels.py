@@ -93,6 +93,7 @@ def test_a_registered_player_plays_a_level_at_a_rated_table_that_records_it(
         page = browser.new_context(viewport=PHONE, has_touch=True).new_page()
         errors = watch_errors(page)
         sign(page, server, "register", "Derya_k")
+        page.wait_for_selector('body[data-ready="true"]')
         page.select_option("#home-level", "hard")
         assert "+17" in page.inner_text("#home-level-help")  # the figure beside it
         page.click("#btn-play-computer")

@@ -475,6 +475,7 @@ async function main() {
     renderLevelChoice();
   });
   $("phone-close").addEventListener("click", () => $("dlg-phone").close());
+  document.body.dataset.ready = "true"; // every button answers from now on
   await Promise.all([installAccount(), buildSeatChoices(), loadSite()]);
   await refresh();
   window.setInterval(refresh, 4000);
