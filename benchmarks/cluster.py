@@ -29,7 +29,12 @@ from pathlib import Path
 from types import ModuleType
 
 from king.server.process import ServerProcess
-from king.server.services import PostgresServer, RedisServer, ServiceMissingError
+from king.server.services import (
+    PostgresServer,
+    RedisServer,
+    ServiceMissingError,
+    lease_holders,
+)
 
 TABLES = 60
 
@@ -74,22 +79,6 @@ def _measure(
     }
 
 
-def _holders(address: str) -> dict[str, str]:
-    """Each table's lease holder now (a process name)."""
-    import redis
-
-    client = redis.Redis.from_url(address)
-    try:
-        found: dict[str, str] = {}
-        for key in client.scan_iter("king:lease:*"):
-            value = client.get(key)
-            if value is not None:
-                found[key.decode().split(":", 2)[2]] = value.decode().rsplit(":", 1)[0]
-        return found
-    finally:
-        client.close()
-
-
 def _owner_pid(name: str) -> int:
     """The process id in a process name (``host-PID-random``)."""
     return int(name.rsplit("-", 2)[1])
@@ -106,7 +95,7 @@ def _takeovers(postgres: PostgresServer, redis: RedisServer, kills: int = 5) -> 
             server.start()
         load._tables([s.url for s in servers], 30)
         for _ in range(kills):
-            holders = _holders(address)
+            holders = lease_holders(address)
             pids = [server.pid for server in servers]
             counts = {pid: sum(_owner_pid(h) == pid for h in holders.values()) for pid in pids}
             index = pids.index(max(counts, key=lambda pid: counts[pid]))
@@ -116,7 +105,7 @@ def _takeovers(postgres: PostgresServer, redis: RedisServer, kills: int = 5) -> 
             victim.kill()
             waiting = set(owned)
             while waiting and time.monotonic() < killed + 30:
-                now = _holders(address)
+                now = lease_holders(address)
                 for table in list(waiting):
                     holder = now.get(table)
                     if holder is not None and _owner_pid(holder) != pids[index]:

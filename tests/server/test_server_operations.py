@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -19,17 +18,7 @@ import httpx
 from king.server.database import open_store
 from king.server.process import ServerProcess, free_port
 from king.server.services import PostgresServer, RedisServer
-from tests.support.services import Cluster, query
-
-
-def king(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "king", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+from tests.support.services import Cluster, query, run_king
 
 
 def refused(result: subprocess.CompletedProcess[str], *words: str) -> None:
@@ -44,7 +33,7 @@ def refused(result: subprocess.CompletedProcess[str], *words: str) -> None:
 
 
 def serve_alone(db: str) -> subprocess.CompletedProcess[str]:
-    return king("serve", "--port", str(free_port()), "--db", db)
+    return run_king("serve", "--port", str(free_port()), "--db", db)
 
 
 def test_a_server_alone_and_processes_sharing_tables_refuse_each_other(
@@ -59,19 +48,19 @@ def test_a_server_alone_and_processes_sharing_tables_refuse_each_other(
     ]
     refused(serve_alone(cluster.db), "--redis share the tables of", "same --redis")
     copy = tmp_path / "copy.db"
-    refused(king("db", "copy", cluster.db, str(copy)), "in use by a running king server")
+    refused(run_king("db", "copy", cluster.db, str(copy)), "in use by a running king server")
     other = tmp_path / "other.db"
     open_store(other).close()
-    refused(king("db", "copy", str(other), cluster.db), "in use by a running king server")
+    refused(run_king("db", "copy", str(other), cluster.db), "in use by a running king server")
     for process in cluster.processes:
         process.stop()
     with ServerProcess(cluster.db, log=tmp_path / "alone.log") as alone:
         lobby = httpx.get(f"{alone.url}/api/tables").json()
         assert {t["id"] for t in lobby["open"]} == set(tables)
-        member = king("serve", "--port", "0", "--db", cluster.db, "--redis", cluster.redis)
+        member = run_king("serve", "--port", "0", "--db", cluster.db, "--redis", cluster.redis)
         refused(member, "without --redis", "alone", "start every process on this database")
-        refused(king("db", "copy", cluster.db, str(copy)), "in use by a running king server")
-    copied = king("db", "copy", cluster.db, str(copy))
+        refused(run_king("db", "copy", cluster.db, str(copy)), "in use by a running king server")
+    copied = run_king("db", "copy", cluster.db, str(copy))
     assert copied.returncode == 0, copied.stderr
     assert "copied 3 tables" in copied.stdout
 
@@ -83,9 +72,9 @@ def test_king_db_copy_refuses_a_sqlite_file_that_a_server_holds(
     target = postgres_server.create_database()
     with ServerProcess(source) as server:
         httpx.post(f"{server.url}/api/tables", json={"seats": [{"kind": "human"}] * 4})
-        refused(king("db", "copy", str(source), target), "in use by a running king server")
+        refused(run_king("db", "copy", str(source), target), "in use by a running king server")
         assert query(target, "SELECT to_regclass('king_tables') IS NULL") == [(True,)]
-    copied = king("db", "copy", str(source), target)
+    copied = run_king("db", "copy", str(source), target)
     assert copied.returncode == 0, copied.stderr
     assert "copied 1 tables" in copied.stdout
 
@@ -214,8 +203,8 @@ def test_king_serve_logs_warnings_only_by_default_and_can_turn_the_access_log_of
         assert probe(server, "/api/live")[0] == 200
         lines = logged(server, lambda out: "/api/live" in out)
     assert [(m["logger"], m["level"]) for m in lines] == [("king.access", "INFO")] * len(lines)
-    bad = king("serve", "--log-level", "loud", "--db", str(tmp_path / "x.db"))
+    bad = run_king("serve", "--log-level", "loud", "--db", str(tmp_path / "x.db"))
     assert bad.returncode == 2 and "--log-level takes debug, info, warning, error" in bad.stderr
     assert "Traceback" not in bad.stderr
-    help_text = " ".join(king("serve", "--help").stdout.split())
+    help_text = " ".join(run_king("serve", "--help").stdout.split())
     assert "--log-level" in help_text and "--no-access-log" in help_text

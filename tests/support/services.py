@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from king.server.process import ServerProcess
+from king.server.services import lease_holders
 from king.server.store import Database
 
 
@@ -66,18 +67,7 @@ class Cluster:
 
     def owners(self) -> dict[str, str]:
         """Each table's owner now (the process name in its lease)."""
-        import redis
-
-        client = redis.Redis.from_url(self.redis)
-        try:
-            owners: dict[str, str] = {}
-            for key in client.scan_iter("king:lease:*"):
-                value = client.get(key)
-                if value is not None:
-                    owners[key.decode().split(":", 2)[2]] = value.decode().rsplit(":", 1)[0]
-            return owners
-        finally:
-            client.close()
+        return lease_holders(self.redis)
 
     def process_of(self, owner: str) -> ServerProcess | None:
         """The server process whose pid is in an owner's name."""

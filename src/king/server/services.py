@@ -22,7 +22,13 @@ from typing import Any, Self
 
 from king.server.process import free_port
 
-__all__ = ["PostgresServer", "RedisServer", "ServiceMissingError", "postgres_programs"]
+__all__ = [
+    "PostgresServer",
+    "RedisServer",
+    "ServiceMissingError",
+    "lease_holders",
+    "postgres_programs",
+]
 
 
 class ServiceMissingError(RuntimeError):
@@ -289,3 +295,20 @@ class RedisServer(_ChildServer):
                     self.stop()
                     raise RuntimeError(f"redis-server did not answer within {timeout} s") from None
                 time.sleep(0.05)
+
+
+def lease_holders(address: str, prefix: str = "king") -> dict[str, str]:
+    """Each table's lease holder now (a process name), read from the Redis at
+    ``address``: who owns what, for tests and benchmarks that kill owners."""
+    import redis
+
+    client = redis.Redis.from_url(address)
+    try:
+        found: dict[str, str] = {}
+        for key in client.scan_iter(f"{prefix}:lease:*"):
+            value = client.get(key)
+            if isinstance(key, bytes) and isinstance(value, bytes):
+                found[key.decode().split(":", 2)[2]] = value.decode().rsplit(":", 1)[0]
+        return found
+    finally:
+        client.close()
