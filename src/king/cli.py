@@ -193,8 +193,50 @@ def main(
 _SERVE = ServerSettings(db=Path("king.db"))
 
 
+def _serve_config(ctx: typer.Context, _: Any, path: Path | None) -> Path | None:
+    """Read ``--config FILE`` before the other options: its values become their
+    defaults (a flag on the command line still wins), each checked as its flag's."""
+    from king.server.config_file import ConfigFileError, read_config, readable_by_others
+
+    if path is None or ctx.resilient_parsing:
+        return path
+    try:
+        options = read_config(path)
+    except ConfigFileError as error:
+        raise _fail(str(error), 2) from None
+    params = {p.name: p for p in ctx.command.params if p.name and p.name != "config"}
+    defaults: dict[str, Any] = {}
+    for name, value in options.items():
+        param = params.get(name)
+        if param is None:
+            known = ", ".join(sorted(n.replace("_", "-") for n in params))
+            raise _fail(f"{path}: {name.replace('_', '-')} is not an option of serve ({known})", 2)
+        try:
+            defaults[name] = param.process_value(ctx, value)
+        except typer.BadParameter as error:
+            raise _fail(
+                f"{path}: {name.replace('_', '-')} = {value!r}: {error.message}", 2
+            ) from None
+    if "db" in defaults and "@" in str(defaults["db"]) and readable_by_others(path):
+        typer.echo(f"king: warning: {path} holds a password and others may read it", err=True)
+    ctx.default_map = {**(ctx.default_map or {}), **defaults}
+    return path
+
+
 @app.command("serve")
 def serve_command(
+    config: Annotated[
+        Path | None,
+        typer.Option(
+            "--config",
+            metavar="FILE",
+            envvar="KING_CONFIG",
+            is_eager=True,
+            callback=_serve_config,
+            help="A TOML file whose [serve] table gives these options by name "
+            "(bot-pause = 0.7); a flag given here wins over the file.",
+        ),
+    ] = None,
     host: Annotated[
         str,
         typer.Option(
@@ -419,6 +461,15 @@ def serve_command(
             "how long it took.",
         ),
     ] = True,
+    metrics: Annotated[
+        str | None,
+        typer.Option(
+            "--metrics",
+            metavar="ADDRESS:PORT",
+            help="Serve this process's metrics for Prometheus on a listener of their own "
+            "(127.0.0.1:9100; default: none), apart from the public port.",
+        ),
+    ] = None,
 ) -> None:
     """Serve tables in the browser for people to join with an invite link."""
     from king.bots import BotSpecError
@@ -463,6 +514,7 @@ def serve_command(
             clock_per_move=clock_per_move,
             public_url=public_url,
             access_log=access_log,
+            metrics=metrics,
         )
     except ValueError as error:
         raise _fail(str(error), 2) from None

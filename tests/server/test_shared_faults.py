@@ -34,6 +34,7 @@ from tests.support.table_players import (
     create_table,
     last_seen,
     seat_players,
+    table_story,
     went_on_at,
 )
 
@@ -167,13 +168,7 @@ def stuck_story(faults: Faults, players: list[Player], stalls: Stalls) -> str:
         wall = round(time.time() % 1000 - (time.monotonic() - since), 3)
         for table in stuck[:2]:
             lines.append(f"== {fault} at {wall}: table {table}")
-            for player in (p for p in players if p.table == table):
-                before = [entry for entry in player.trace if entry[0] < wall][-6:]
-                after = [entry for entry in player.trace if entry[0] >= wall][:20]
-                lines.append(f"seat {player.seat}: {before} | {after}")
-            for process in faults.every:
-                said = [line for line in process.output().splitlines() if table in line]
-                lines.extend(f"  {process.port}: {line}" for line in said[-12:])
+            lines.extend(table_story(players, table, faults.every, wall))
     return "\n".join(lines)
 
 

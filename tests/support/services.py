@@ -10,12 +10,12 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from king.server.process import ServerProcess
+from king.server.process import ServerProcess, free_port
 from king.server.services import lease_holders
 from king.server.store import Database
 
@@ -54,10 +54,20 @@ class Cluster:
     redis: str
     processes: list[ServerProcess]
     lease: float | None = None
+    #: More ``king serve`` options for the process at a port (its own --metrics …).
+    extra: Callable[[int], tuple[str, ...]] | None = None
 
     def spawn(self, port: int | None = None) -> ServerProcess:
+        port = port if port is not None else free_port()
+        more = () if self.extra is None else self.extra(port)
         process = ServerProcess(
-            self.db, port=port, redis=self.redis, bot_pause=0.0, lease=self.lease
+            self.db,
+            port=port,
+            redis=self.redis,
+            bot_pause=0.0,
+            lease=self.lease,
+            # --log-level info: what each did with a table, for a failure.
+            extra=("--log-level", "info", *more),
         )
         return process.start()
 
@@ -78,16 +88,20 @@ class Cluster:
 
 
 def start_cluster(
-    postgres_server: Any, redis_server: Any, lease: float | None = None
+    postgres_server: Any,
+    redis_server: Any,
+    lease: float | None = None,
+    extra: Callable[[int], tuple[str, ...]] | None = None,
 ) -> Iterator[Cluster]:
     """Three server processes with their own database and Redis database, stopped at
-    the end (``lease``: seconds, the server's default if None)."""
+    the end (``lease``: seconds, the server's default if None; ``extra``: more options
+    for the process at a port)."""
     number = next(_redis_databases) % 16
     address = f"{redis_server.address}/{number}"
     import redis
 
     redis.Redis.from_url(address).flushdb()
-    shared = Cluster(postgres_server.create_database(), address, [], lease)
+    shared = Cluster(postgres_server.create_database(), address, [], lease, extra)
     try:
         for _ in range(3):
             shared.processes.append(shared.spawn())

@@ -228,3 +228,19 @@ def last_seen(players: list[Player], table: str) -> int:
 def went_on_at(players: list[Player], table: str, after: int) -> float | None:
     times = [t for p in players if p.table == table for n, t in p.seen if n > after]
     return min(times) if times else None
+
+
+def table_story(
+    players: list[Player], table: str, processes: list[ServerProcess], wall: float
+) -> list[str]:
+    """What a table's clients and the servers said of it around the wall-clock moment
+    ``wall`` (``time.time() % 1000``, as in the clients' traces): to tell in a failure."""
+    lines = []
+    for player in (p for p in players if p.table == table):
+        before = [entry for entry in player.trace if entry[0] < wall][-6:]
+        after = [entry for entry in player.trace if entry[0] >= wall][:20]
+        lines.append(f"seat {player.seat}: {before} | {after}")
+    for process in processes:
+        said = [line for line in process.output().splitlines() if table in line]
+        lines.extend(f"  {process.port}: {line}" for line in said[-12:])
+    return lines

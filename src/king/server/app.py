@@ -42,6 +42,7 @@ from king.server.languages import choose_language, language_names, page_messages
 from king.server.lease import LeaseError, LeaseService
 from king.server.local_api import add_local_api
 from king.server.logs import AccessLog
+from king.server.metrics import Metrics, Route
 from king.server.people import RATED_BOTS, People
 from king.server.people_api import (
     add_people_api,
@@ -252,10 +253,13 @@ def create_app(
     settings: ServerSettings,
     store: EventStore | None = None,
     on_ready: Callable[[Registry], Awaitable[None] | None] | None = None,
+    metrics: Metrics | None = None,
 ) -> FastAPI:
     """The application.  It opens the event log (unless given one), restores every
     unfinished table, then calls ``on_ready`` (as the local game does to open its
-    table)."""
+    table).  It records into ``metrics`` (the process's, which ``king serve --metrics``
+    serves), else into metrics of its own that nobody reads."""
+    metrics = metrics if metrics is not None else Metrics()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -284,7 +288,7 @@ def create_app(
         )
         app.state.people = people
         app.state.readiness = Readiness(own_store, settings.redis)
-        registry = Registry(own_store, settings, leases, people)
+        registry = Registry(own_store, settings, leases, people, metrics)
         sweeper: asyncio.Task[None] | None = None
         try:
             if leases is not None and bus is not None:
@@ -328,6 +332,7 @@ def create_app(
     )
     app.state.settings = settings
     app.state.shared = None
+    app.state.metrics = metrics
     app.add_middleware(_BodyCheck)
     if settings.access_log:  # outermost: it times and logs every answer, refusals too
         app.add_middleware(AccessLog)
@@ -722,6 +727,10 @@ def _add_socket(app: FastAPI) -> None:
     async def table_socket(websocket: WebSocket, table_id: str) -> None:
         await websocket.accept()
         client = SocketClient(websocket)
+        if _registry(websocket).stopping:
+            # Handing its tables over (SIGTERM): the client reconnects, to another process.
+            await client.close(code=1012)
+            return
         located: Table | Elsewhere | None = None
         try:
             located = _registry(websocket).locate(table_id)
@@ -739,12 +748,16 @@ def _add_socket(app: FastAPI) -> None:
             await client.close(code=4404)
             return
         session: Session | RelayedConnection
+        route: Route = "direct"
         if isinstance(located, Elsewhere):
             shared = _shared(websocket)
             assert shared is not None
             session = shared.relay(client, table_id, located.owner)
+            route = "relayed"
         else:
             session = Session(located, client)
+        metrics: Metrics = websocket.app.state.metrics
+        metrics.connection_opened(route)
         try:
             while True:
                 received = await websocket.receive()
@@ -760,6 +773,7 @@ def _add_socket(app: FastAPI) -> None:
                     log.exception("table %s: a message could not be handled", table_id)
                     session.error("server", "the server failed to handle this message")
         finally:
+            metrics.connection_closed(route)
             session.close()
             await client.close()
 

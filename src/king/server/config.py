@@ -11,7 +11,7 @@ from king.i18n import DEFAULT_LANGUAGE, parse_language
 from king.server.clock import ClockRules
 from king.server.store import Database
 
-__all__ = ["ServerSettings"]
+__all__ = ["ServerSettings", "split_address"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +79,9 @@ class ServerSettings:
     lan_url: str | None = None
     #: Log one line per HTTP request (``king serve``'s access log, king.server.logs).
     access_log: bool = False
+    #: Where Prometheus scrapes this process's metrics (``ADDRESS:PORT``, a listener of
+    #: its own, never the public port; None: not served).
+    metrics: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("public_url", "lan_url"):
@@ -116,6 +119,7 @@ class ServerSettings:
         if not 0.2 <= self.lease_seconds <= 60:
             raise ValueError(f"a lease lasts 0.2-60 seconds, not {self.lease_seconds}")
         self._check_redis()
+        self._check_metrics()
         object.__setattr__(self, "language", parse_language(self.language))
 
     def _check_redis(self) -> None:
@@ -128,6 +132,10 @@ class ServerSettings:
                 "server processes share tables through a PostgreSQL database: give "
                 "--db postgresql://… with --redis (a SQLite file has one server)"
             )
+
+    def _check_metrics(self) -> None:
+        if self.metrics is not None:
+            split_address(self.metrics)  # raises for a bad address
 
     def unbounded(self) -> ServerSettings:
         """These settings without the limits on visitors, for a server only its owner
@@ -142,6 +150,20 @@ class ServerSettings:
             idle_close=None,
             trusted=True,
         )
+
+
+def split_address(text: str) -> tuple[str, int]:
+    """The host and port of ``--metrics ADDRESS:PORT`` (an IPv6 address in brackets);
+    a :class:`ValueError` that says what is wrong with anything else."""
+    host, colon, port = text.strip().rpartition(":")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    example = "such as 127.0.0.1:9100"
+    if not colon or not host or any(ch.isspace() for ch in host):
+        raise ValueError(f"--metrics takes ADDRESS:PORT, {example}, not {text!r}")
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise ValueError(f"--metrics needs a port from 1 to 65535, {example}, not {text!r}")
+    return host, int(port)
 
 
 def _is_site(url: str) -> bool:

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from king.bots import (
     Bot,
@@ -29,6 +29,9 @@ from king.cards import Card
 from king.rules import Declaration
 from king.server.config import ServerSettings
 from king.view import SeatView
+
+if TYPE_CHECKING:
+    from king.server.metrics import Metrics
 
 __all__ = [
     "BotLimitError",
@@ -115,9 +118,10 @@ class BotRunner:
     scarce, the waiting move of the table that has used the least thinking time so far
     runs first.  Each table asks for one move at a time (:class:`Autoplay`), so a table
     of slow bots delays another table by at most one move's thinking, never by a queue
-    of them."""
+    of them.  With ``metrics``, each move's thinking time is recorded there."""
 
-    def __init__(self, threads: int) -> None:
+    def __init__(self, threads: int, metrics: Metrics | None = None) -> None:
+        self._metrics = metrics
         self._waiting: list[_Job] = []
         self._used: dict[str, float] = {}
         self._arrivals = itertools.count()
@@ -135,7 +139,8 @@ class BotRunner:
         ``owner``.  A bot that raises or answers something illegal is replaced for this
         move by a random legal choice."""
         try:
-            action: Action = await asyncio.wrap_future(self._submit(owner, lambda: bot.act(view)))
+            thinking = self._submit(owner, lambda: bot.act(view), move=True)
+            action: Action = await asyncio.wrap_future(thinking)
         except Exception:
             log.exception("bot %s failed at seat %d; playing a random legal move", bot, view.seat)
             return fallback_choice(view, random.Random(view.seat))
@@ -165,13 +170,18 @@ class BotRunner:
         with self._ready:
             self._used.pop(owner, None)
 
-    def _submit(self, owner: str, work: Callable[[], Any]) -> Future[Any]:
+    def waiting(self) -> int:
+        """How many jobs wait for a thread now (a bot move, an analysis, a hint)."""
+        with self._ready:
+            return len(self._waiting)
+
+    def _submit(self, owner: str, work: Callable[[], Any], *, move: bool = False) -> Future[Any]:
         future: Future[Any] = Future()
         with self._ready:
             if self._closed:
                 future.set_exception(RuntimeError("the bot threads have stopped"))
                 return future
-            self._waiting.append(_Job(owner, next(self._arrivals), work, future))
+            self._waiting.append(_Job(owner, next(self._arrivals), work, future, move))
             self._ready.notify()
         return future
 
@@ -200,6 +210,8 @@ class BotRunner:
             spent = time.perf_counter() - start
             with self._ready:
                 self._used[job.owner] = self._used.get(job.owner, 0.0) + spent
+            if job.move and self._metrics is not None:
+                self._metrics.bot_thought(spent)
             if failure is None:
                 job.future.set_result(action)
             else:
@@ -221,3 +233,5 @@ class _Job:
     arrival: int
     work: Callable[[], Any]
     future: Future[Any]
+    #: A bot's move (timed for the metrics), not other work (an analysis, a hint).
+    move: bool = False

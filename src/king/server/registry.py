@@ -25,6 +25,7 @@ from king.rules import Rules, RulesError
 from king.server.accounts import AccountError
 from king.server.config import ServerSettings
 from king.server.lease import Lease, LeaseError, LeaseService
+from king.server.metrics import GiveUp, Metrics
 from king.server.names import NameError_, check_shown_name
 from king.server.people import People, rated_refusal
 from king.server.players import BotLimitError, BotRunner, check_bot_spec
@@ -86,6 +87,7 @@ class Registry:
         settings: ServerSettings,
         leases: LeaseService | None = None,
         people: People | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.store = store
         #: The accounts and the ledger (None: a server that remembers nobody, as in
@@ -93,7 +95,10 @@ class Registry:
         self.people = people
         self.settings = settings
         self.leases = leases
-        self.runner = BotRunner(settings.bot_threads)
+        #: What this process records for Prometheus (:mod:`king.server.metrics`).
+        self.metrics = metrics if metrics is not None else Metrics()
+        self.runner = BotRunner(settings.bot_threads, self.metrics)
+        self.metrics.watch(lambda: [t.status for t in self.owned()], self.runner.waiting)
         self._tables: dict[str, Table] = {}
         self._finished: OrderedDict[str, Table] = OrderedDict()
         #: Set while the process hands its tables over (it takes none then).
@@ -158,7 +163,9 @@ class Registry:
         table.autoplay.kick()
 
     def _wire(self, table: Table) -> None:
-        """Let the table reach the people: what its seats show, and its results."""
+        """Let the table reach the people (what its seats show, and its results) and
+        the metrics."""
+        table.metrics = self.metrics
         people = self.people
         if people is None:
             return
@@ -213,6 +220,8 @@ class Registry:
             raise
         self._tables[table_id] = table
         self._finished.pop(table_id, None)
+        if table.is_open:  # a finished one is only being looked at
+            self.metrics.took_over()
         self.adopt(table)
         return table
 
@@ -231,9 +240,7 @@ class Registry:
         if not self.store.exists(table_id):
             return None
         if self.stopping:
-            holder = self.leases.holder(table_id)
-            if holder is not None and holder != self.leases.owner:
-                return Elsewhere(holder)
+            # Not even relayed: the messages bus of a process handing over is closing.
             raise ActionError("busy", "this server process is stopping: connect again")
         # Taken unless a running process holds it (a dead holder's lease is broken).
         taken = self.take(table_id)
@@ -256,9 +263,10 @@ class Registry:
         """The tables this process holds (leased, when processes share tables)."""
         return list(self._tables.values())
 
-    def forget(self, table: Table) -> None:
+    def forget(self, table: Table, reason: GiveUp | None = None) -> None:
         """Stop being the table's owner: its bots stop, its connections are dropped
-        (they reconnect to its next owner) and its lease, if still ours, is released."""
+        (they reconnect to its next owner) and its lease, if still ours, is released.
+        ``reason``: why a table still in play is given up, for the metrics."""
         if self._tables.get(table.id) is not table:
             # Not (or no longer) the table this process holds: it must not act either.
             for client in table.connections():
@@ -266,6 +274,8 @@ class Registry:
             table.close()
             return
         del self._tables[table.id]
+        if reason is not None and table.is_open:
+            self.metrics.gave_up(reason)
         for client in table.connections():
             client.drop()
         table.close()

@@ -15,15 +15,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from types import FrameType
+from wsgiref.simple_server import WSGIServer
 
 import uvicorn
 from fastapi import FastAPI
 
+from king import __version__
 from king.bots import strongest_bot
 from king.jsontext import loads
 from king.rules import Rules
 from king.server.app import create_app
-from king.server.config import ServerSettings
+from king.server.config import ServerSettings, split_address
 from king.server.database import open_store
 from king.server.lan import choose_address, interface_addresses, qr_terminal
 from king.server.lease import LeaseError, LeaseService
@@ -36,6 +38,8 @@ from king.server.local_game import (
     write_note,
 )
 from king.server.logs import log_config
+from king.server.members import other_versions
+from king.server.metrics import Metrics
 from king.server.preparing import PREPARING
 from king.server.registry import Registry
 from king.server.shared import SharedTables
@@ -150,8 +154,16 @@ def _check_redis(settings: ServerSettings) -> None:
         return
     try:
         LeaseService(settings.redis, "check").close()
+        others = other_versions(settings.redis, __version__)
     except LeaseError as error:
         raise ServeError(str(error)) from None
+    if others:
+        running = ", ".join(sorted(set(others.values())))
+        raise ServeError(
+            f"processes of king {running} share these tables ({', '.join(others)}): this "
+            f"king {__version__} cannot join them; stop them all, then start this version "
+            "(docs/deploy.md, Upgrading)"
+        )
 
 
 class _Server(uvicorn.Server):
@@ -195,12 +207,14 @@ def _run(
     store: EventStore | None = None,
     *,
     stamped: bool = False,
+    metrics: Metrics | None = None,
 ) -> None:
     """Serve on ``sock`` until stopped; ``stamped``: ``king serve``'s log lines (time,
-    level and logger), else the local game's short ones."""
+    level and logger), else the local game's short ones; ``metrics``: the process's,
+    when something serves them."""
     _check_redis(settings)
     store = store if store is not None else _open_store(settings)
-    app = create_app(settings, store, on_ready)
+    app = create_app(settings, store, on_ready, metrics)
     config = uvicorn.Config(
         app,
         log_level=log_level,
@@ -237,14 +251,40 @@ def serve(
     when, how grave and where (:mod:`king.server.logs`), from ``log_level`` up; the
     access log is ``settings.access_log``."""
     sock = bind(host, port)
+    metrics = Metrics()
+    try:
+        listener = _serve_metrics(settings, metrics)
+    except ServeError:
+        sock.close()
+        raise
     PREPARING.start([strongest_bot(), settings.stand_in])
     url = _url(sock)
 
     def ready(registry: Registry) -> None:
         echo(f"king: serving tables at {url}/ (database {describe(settings.db)}); Ctrl-C stops")
+        if settings.metrics is not None:
+            echo(f"king: metrics for Prometheus at http://{settings.metrics}/metrics")
         sys.stdout.flush()
 
-    _run(settings, sock, ready, log_level, stamped=True)
+    try:
+        _run(settings, sock, ready, log_level, stamped=True, metrics=metrics)
+    finally:
+        if listener is not None:
+            listener.shutdown()
+            listener.server_close()
+
+
+def _serve_metrics(settings: ServerSettings, metrics: Metrics) -> WSGIServer | None:
+    """The listener of ``--metrics``, started before anything else so that an address
+    that cannot be used is refused at once, in one line."""
+    if settings.metrics is None:
+        return None
+    host, port = split_address(settings.metrics)
+    try:
+        return metrics.serve(host, port)
+    except OSError as error:
+        why = error.strerror or str(error)
+        raise ServeError(f"cannot serve the metrics on {settings.metrics}: {why}") from None
 
 
 def run_local(

@@ -5,6 +5,8 @@ connection, like the table, goes on."""
 
 from __future__ import annotations
 
+import time
+
 from king import messages
 from king.cards import Card, CardParseError, Suit
 from king.rules import Contract, Declaration, RulesError
@@ -47,6 +49,7 @@ class Session:
 
     def receive(self, data: str | bytes) -> None:
         """Handle one message from the client."""
+        received = time.perf_counter()
         try:
             message = parse_client_message(data)
         except ProtocolError as error:
@@ -73,6 +76,7 @@ class Session:
                 self.table.react(self.client, self.seat, message.phrase)
             else:
                 self._act(message)
+                self._answered(received)
         except ActionError as error:
             self.error(error.code, error.message, message.type, error.reason, error.params)
             if error.code in ("moved", "unavailable"):  # the client comes back (with backoff)
@@ -111,6 +115,12 @@ class Session:
             except CardParseError as error:
                 raise ActionError("invalid", str(error)) from None
         self.table.act(self.seat, action)
+
+    def _answered(self, received: float) -> None:
+        """Time a person's move, from its arrival to its state sent to everyone."""
+        metrics = self.table.metrics
+        if metrics is not None:
+            metrics.answered(time.perf_counter() - received)
 
     def close(self) -> None:
         """The connection is gone."""

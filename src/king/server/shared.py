@@ -35,6 +35,7 @@ from king import messages
 from king.server.accounts import Account
 from king.server.bus import Bus, BusTimeoutError
 from king.server.lease import LeaseError, LeaseService
+from king.server.metrics import GiveUp
 from king.server.protocol import (
     ErrorMessage,
     HelloMessage,
@@ -224,7 +225,7 @@ class SharedTables:
 
     def _lost(self, table: Table) -> None:
         log.warning("table %s has another owner now: giving it up", table.id)
-        self.registry.forget(table)
+        self.registry.forget(table, "another_owner")
 
     async def _keep(self) -> None:
         """Take over orphaned tables and check the relays, a few times per lease."""
@@ -254,7 +255,7 @@ class SharedTables:
         for table in self.registry.owned():
             if table.lease is not None and not table.lease.valid():
                 log.warning("the lease on table %s passed: giving it up", table.id)
-                self.registry.forget(table)
+                self.registry.forget(table, "lease_passed")
 
     def _renew_forever(self) -> None:
         """The lease keeper's own thread: a busy event loop (a burst of moves, tables
@@ -283,23 +284,24 @@ class SharedTables:
         current = [(t, lease) for t, lease in held if lease is not None and lease.valid()]
         for table, lease in held:
             if lease is not None and not lease.valid():
-                self._give_up(table, "passed")
+                self._give_up(table, "lease_passed")
         if not current:
             return
         renewed = self.leases.renew_all([lease for _, lease in current], self.lease_seconds)
         for (table, lease), grant in zip(current, renewed, strict=True):
             if grant is None:
-                self._give_up(table, "is another's now")
+                self._give_up(table, "another_owner")
             elif table.lease is lease:
                 table.lease = grant
 
-    def _give_up(self, table: Table, why: str) -> None:
+    def _give_up(self, table: Table, reason: GiveUp) -> None:
         """From the keeper's thread: forget the table on the event loop."""
+        why = "passed" if reason == "lease_passed" else "is another's now"
 
         def forget() -> None:
             if table in self.registry.owned():
                 log.warning("the lease on table %s %s: giving it up", table.id, why)
-                self.registry.forget(table)
+                self.registry.forget(table, reason)
 
         loop = self._loop
         if loop is not None:
@@ -570,7 +572,7 @@ class SharedTables:
         # would then be left to pass instead of handed over.
         tables = self.registry.owned()
         for table in tables:
-            self.registry.forget(table)
+            self.registry.forget(table, "handed_over")
         self._renewer_stop.set()
         if self._renewer.is_alive():
             await asyncio.to_thread(self._renewer.join, 5)

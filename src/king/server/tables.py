@@ -51,6 +51,7 @@ from king.texts import seat_name
 if TYPE_CHECKING:
     from king.server.accounts import Account
     from king.server.lease import Lease
+    from king.server.metrics import By, Metrics
     from king.server.people import Profile
 
 __all__ = [
@@ -280,6 +281,8 @@ class Table:
         #: Called when what :meth:`info` shows may have changed (to keep the shared
         #: lobby up to date).
         self.on_change: Callable[[Table], None] | None = None
+        #: The process's metrics, which count the moves made here (None: not counted).
+        self.metrics: Metrics | None = None
 
     # -- building ---------------------------------------------------------------------
 
@@ -829,9 +832,10 @@ class Table:
 
     # -- acting -----------------------------------------------------------------------
 
-    def act(self, seat: int, action: Declaration | Card) -> None:
+    def act(self, seat: int, action: Declaration | Card, by: By = "person") -> None:
         """Declare or play for ``seat``, if it is that seat's turn and the rules allow
-        it; otherwise raise :class:`ActionError` and change nothing."""
+        it; otherwise raise :class:`ActionError` and change nothing.  ``by``: a person
+        or a bot, as the metrics count it."""
         if self._broken is not None:
             raise ActionError(
                 "unavailable", "the game's log cannot be written just now: reconnecting"
@@ -863,6 +867,7 @@ class Table:
             raise ActionError(
                 "unavailable", "the move could not be saved, so it was not made: reconnecting"
             ) from None
+        self._count(action, by)
         self._broadcast_state(event)
         if self.game.is_over:
             self.announce_table()
@@ -870,6 +875,11 @@ class Table:
             if self._hints is not None:
                 self._hints.close()
         self.autoplay.kick()
+
+    def _count(self, action: Declaration | Card, by: By) -> None:
+        """Count a move made (in the log now) for the metrics."""
+        if self.metrics is not None:
+            self.metrics.moved("declare" if isinstance(action, Declaration) else "play", by)
 
     def ask_hint(self, client: HintClient, seat: int) -> None:
         """Have the engine value each legal choice of ``seat`` from its view, for
@@ -927,7 +937,7 @@ class Table:
     def act_for_bot(self, seat: int, action: Declaration | Card) -> None:
         """A bot's move: the same checks as a person's; a refusal is only logged."""
         try:
-            self.act(seat, action)
+            self.act(seat, action, by="bot")
         except ActionError as error:
             log.warning("table %s: seat %d's bot was refused: %s", self.id, seat, error)
 
