@@ -126,7 +126,17 @@ def test_another_site_cannot_act_with_a_visitors_cookie(server: ServerProcess) -
     seats = [{"kind": "human"}] + [{"kind": "bot", "bot": "random"}] * 3
     assert client.post("/api/tables", json={"seats": seats}, headers=evil).status_code == 403
     assert client.get("/api/me").json()["account"]["name"] == "Origin_1"
-    same = {"origin": server.url}
+    # The same server, its default port written or not (a proxy's Host may carry it).
+    port = server.url.rsplit(":", 1)[1]
+    for origin, host, status in [
+        ("https://king.example", "king.example:443", 200),
+        ("http://king.example:80", "king.example", 200),
+        ("http://king.example", "king.example:8080", 403),
+        ("http://king.example:x", "king.example", 403),
+    ]:
+        answer = client.post("/api/logout", headers={"origin": origin, "host": host})
+        assert answer.status_code == status, (origin, host)
+    same = {"origin": server.url, "host": f"127.0.0.1:{port}"}
     assert client.post("/api/logout", headers=same).status_code == 200
 
 

@@ -92,10 +92,28 @@ def cross_site(request: Request) -> JSONResponse | None:
     origin = request.headers.get("origin")
     if origin is None or (origin == "null" and request.method == "GET"):
         return None
-    host = request.headers.get("host", "")
-    if urllib.parse.urlsplit(origin).netloc != host:
+    if not _same_origin(origin, request.headers.get("host", "")):
         return _error(403, "cross_site", "a request from another site's page is refused")
     return None
+
+
+#: The port a browser leaves out of an address, by its scheme.
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def _same_origin(origin: str, host: str) -> bool:
+    """Whether the page's ``Origin`` names the server the request came to (``Host``),
+    a default port written or not (``https://h`` is ``h:443``)."""
+    try:
+        page = urllib.parse.urlsplit(origin)
+        server = urllib.parse.urlsplit(f"//{host}")
+        default = _DEFAULT_PORTS.get(page.scheme)
+        page_port, server_port = page.port or default, server.port or default
+    except ValueError:  # a port that is not a number
+        return False
+    if not page.hostname or page.hostname != server.hostname:
+        return False
+    return page_port == server_port
 
 
 #: The addresses of this machine itself: only they are the local ``king``'s person.
