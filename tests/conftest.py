@@ -5,6 +5,7 @@ run (the SQLite one is the inner loop's).  Helpers live in :mod:`tests.support`.
 
 from __future__ import annotations
 
+import fcntl
 import itertools
 import os
 import subprocess
@@ -96,6 +97,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.slow)  # the same test ran on SQLite
         if names & {"cluster", "redis_server"}:
             item.add_marker(pytest.mark.cluster)
+
+
+@pytest.fixture(autouse=True)
+def _share_the_machine(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    """Every test shares the machine with the other workers' tests, but one marked
+    ``alone``: it waits for the running ones to end and no other starts until it has
+    (two locks every worker of the run sees: a gate no test passes while an ``alone``
+    one holds it, and the machine, held shared by each running test)."""
+    base = tmp_path_factory.getbasetemp()
+    folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    alone = request.node.get_closest_marker("alone") is not None
+    with (folder / "gate.lock").open("a") as gate, (folder / "machine.lock").open("a") as machine:
+        fcntl.flock(gate, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        fcntl.flock(machine, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
+        if not alone:
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        yield
 
 
 @pytest.fixture(scope="module")

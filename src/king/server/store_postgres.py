@@ -391,6 +391,13 @@ class PostgresEventStore:
         self._pool.close()
         with self._guard:
             if self._holder is not None:
+                # Released here, not left to the server's end of the closed connection:
+                # that ends a moment later, and a server opened at once after this one
+                # (a restart) would find the lock still held.
+                import psycopg
+
+                with suppress(psycopg.Error):
+                    self._holder.execute("SELECT pg_advisory_unlock_all()")
                 self._holder.close()
                 self._holder = None
 

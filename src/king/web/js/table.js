@@ -44,6 +44,9 @@ const ctx = {
   table: null,
   state: null,
   pending: false,
+  /** The move sent last and not yet answered ({ move, seq, reconnected }): sent again
+   * if the connection died with it and the state after reconnecting shows it unmade. */
+  unanswered: null,
   pauseMs: 700,
   token: null,
   /** The bots' speed this person chose (remembered), and the table's (the slowest
@@ -107,15 +110,40 @@ function play(card) {
     return;
   }
   ctx.chosen = null;
-  if (connection.send({ type: "play", card })) setPending(true);
+  if (send({ type: "play", card })) setPending(true);
 }
 
 function declare(contract, trump) {
   if (ctx.pending || ctx.seat === null || replaced) return;
-  if (connection.send({ type: "declare", contract, trump: trump ?? null })) {
+  if (send({ type: "declare", contract, trump: trump ?? null })) {
     setPending(true);
     renderDeclare(ctx, declare);
   }
+}
+
+/** Send the person's move, kept until the state answers it. */
+function send(move) {
+  if (!connection.send(move)) return false;
+  ctx.unanswered = { move, seq: ctx.state?.seq ?? null, reconnected: false };
+  return true;
+}
+
+/** A move sent on a connection that died with it (its server killed, the table taken
+ * over) is sent again, once, when the state after reconnecting shows it unmade: the
+ * same position (seq), this seat to act, the move still allowed.  Returns whether. */
+function resendUnanswered(message) {
+  const sent = ctx.unanswered;
+  ctx.unanswered = null;
+  if (!sent || !sent.reconnected || message.seq !== sent.seq) return false;
+  if (message.view.to_act !== ctx.seat) return false;
+  const { move } = sent;
+  const allowed =
+    move.type === "play"
+      ? message.legal.includes(move.card)
+      : message.declarations.some((d) => d.allowed && d.contract === move.contract && (d.trump ?? null) === move.trump);
+  if (!allowed || !connection.send(move)) return false;
+  ctx.unanswered = { ...sent, reconnected: false };
+  return true;
 }
 
 /** The same seats, new deals: take this seat at the next table and go there. */
@@ -354,7 +382,7 @@ async function applyState(message, hurry) {
   const myTurnBefore = ctx.state?.view.to_act === ctx.seat;
   ctx.state = message;
   ctx.chosen = null;
-  setPending(false);
+  setPending(resendUnanswered(message));
   const event = message.event;
   const { arrive, hold } = timing();
   renderAll();
@@ -424,6 +452,7 @@ function onMessage(message) {
       ctx.pauseMs = message.bot_pause_ms;
       ctx.tableSpeed = message.speed ?? "normal";
       queue.length = 0;
+      if (ctx.unanswered) ctx.unanswered.reconnected = true;
       if (loadSpeed()) connection.send({ type: "speed", speed: ctx.speed });
       renderSpeed();
       document.body.classList.toggle("spectator", message.role === "spectator");
@@ -472,6 +501,7 @@ function onError(message) {
     return;
   }
   setPending(false);
+  ctx.unanswered = null; // answered: the person was told why it was not made
   if (message.code === "bad_token") {
     forgetToken(tableId);
     ctx.token = null;
