@@ -84,6 +84,18 @@ class CuttableProxy:
         self._loop.call_soon_threadsafe(mend)
 
     def close(self) -> None:
-        self.heal()
-        self._loop.call_soon_threadsafe(self._loop.stop)
+        """Stop: every connection reset and every task of the proxy ended first (a
+        task left pending is reported when the loop is collected)."""
+
+        async def shut() -> None:
+            for writer in list(self._writers):
+                writer.transport.abort()
+            self._writers.clear()
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self._loop.stop()
+
+        asyncio.run_coroutine_threadsafe(shut(), self._loop)
         self._thread.join(5)
