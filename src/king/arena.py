@@ -27,6 +27,7 @@ from typing import Any, Literal
 from king.bots.base import Bot, BotError, make_bot
 from king.cluster import ClusterError, ray_map
 from king.deal import IllegalMoveError
+from king.errors import KingError
 from king.game import Game, GameStateError, IllegalDeclarationError, Phase
 from king.record import InvalidRecordError, RecordError, distinct_names, load, to_record
 from king.rules import Contract, Declaration, Rules, cycled_declaration
@@ -207,7 +208,7 @@ def match_of(config: ArenaConfig) -> dict[str, Any]:
     }
 
 
-class ResumeError(ValueError):
+class ResumeError(KingError, ValueError):
     """An earlier run's games cannot be gone on from; the message says which line and
     why."""
 

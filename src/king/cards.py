@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
 
+from king.errors import KingError
 from king.texts import quoted
 
 __all__ = [
@@ -50,7 +51,7 @@ CardId = int
 Seat = int
 
 
-class CardParseError(ValueError):
+class CardParseError(KingError, ValueError):
     """A card or list of cards could not be read; the message says which text and why."""
 
 

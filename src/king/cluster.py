@@ -13,12 +13,14 @@ import socket
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
+from king.errors import KingError
+
 __all__ = ["ClusterError", "check_address", "ray_map"]
 
 R = TypeVar("R")
 
 
-class ClusterError(RuntimeError):
+class ClusterError(KingError, RuntimeError):
     """The Ray cluster could not be reached or used; the message says what and how."""
 
 

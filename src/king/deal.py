@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from king.cards import DECK, FULL_MASK, SUIT_MASKS, Card, CardId, CardSet, Mask, Suit
+from king.errors import KingError
 from king.rules import (
     CONTRACT_TOTALS,
     FLAG_EARLY_END,
@@ -69,7 +70,7 @@ _CARD_CONTRACTS = (NO_HEARTS, NO_QUEENS, NO_BOYS, NO_KING)
 _FOLLOW_PENALTY_CONTRACTS = (NO_QUEENS, NO_BOYS, NO_KING)
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(KingError, ValueError):
     """A card that may not be played now.  The message is an English sentence for a
     person, who counts seats from 1 ("seat 2 must follow clubs" for the seat with index 1);
     :attr:`seat` (the index, 0-3), :attr:`card` and :attr:`reason` are kept for programs,
@@ -92,7 +93,7 @@ class IllegalMoveError(ValueError):
         self.params = params or {}
 
 
-class DealSetupError(ValueError):
+class DealSetupError(KingError, ValueError):
     """The hands or declaration given for a deal are not a valid starting position."""
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from king.cards import Card, CardParseError, CardSet
+from king.errors import KingError
 from king.game import Game
 from king.jsontext import is_int
 from king.phase import Phase
@@ -42,7 +43,7 @@ __all__ = [
 ]
 
 
-class EventError(ValueError):
+class EventError(KingError, ValueError):
     """An event that cannot be read, or that does not fit the game it is applied to;
     the message says which and why.  Nothing was changed."""
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from king.cards import Card, CardSet, shuffled_hands
 from king.deal import Deal, DealSetupError, Trick, hand_masks
+from king.errors import KingError
 from king.phase import DealResult, Phase
 from king.rules import (
     ALL_DECLARATIONS,
@@ -53,7 +54,7 @@ __all__ = [
 TWO_OF_DIAMONDS = Card.parse("2D")
 
 
-class IllegalDeclarationError(ValueError):
+class IllegalDeclarationError(KingError, ValueError):
     """A declaration that is not allowed now; the message says which rule forbids it."""
 
     def __init__(
@@ -72,7 +73,7 @@ class IllegalDeclarationError(ValueError):
         self.params = params or {}
 
 
-class GameStateError(ValueError):
+class GameStateError(KingError, ValueError):
     """An action that does not fit the game's phase (playing while declaring, …)."""
 
 

@@ -27,6 +27,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from king.errors import KingError
+
 __all__ = [
     "PLURAL_CATEGORIES",
     "plural_categories",
@@ -57,7 +59,7 @@ DOMAINS = ("game", "web", "tui")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
-class UnknownLanguageError(ValueError):
+class UnknownLanguageError(KingError, ValueError):
     """A language code that is not one of :data:`LANGUAGES`."""
 
 

@@ -27,6 +27,8 @@ import json
 import re
 from typing import Any, TypeGuard
 
+from king.errors import KingError
+
 __all__ = ["MAX_DEPTH", "MAX_DIGITS", "JSONTextError", "loads", "is_int"]
 
 #: The deepest nesting of arrays and objects read (a record needs 3, a message 2).
@@ -40,7 +42,7 @@ _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _DECODER = json.JSONDecoder()
 
 
-class JSONTextError(ValueError):
+class JSONTextError(KingError, ValueError):
     """The text is not JSON that this program reads; the message says why."""
 
 

@@ -17,6 +17,7 @@ import json
 from collections.abc import Collection
 from typing import Any
 
+from king.errors import KingError
 from king.game import Game
 from king.jsontext import JSONTextError, is_int, loads
 from king.phase import Phase
@@ -331,7 +332,7 @@ def pong() -> Message:
 # -- the client's messages: their envelope ----------------------------------------------
 
 
-class MessageError(ValueError):
+class MessageError(KingError, ValueError):
     """A client message that cannot be accepted; ``code`` is a stable word for programs
     (``too_large``, ``bad_json``, ``invalid``, ``version``), ``about`` the message's type
     when it names a known one."""

@@ -23,6 +23,7 @@ from typing import Any
 
 from king.cards import Card, CardParseError, CardSet
 from king.deal import Deal, DealSetupError, IllegalMoveError
+from king.errors import KingError
 from king.events import Dealt, Declared, Played, apply
 from king.game import Game, GameStateError, IllegalDeclarationError, Phase
 from king.jsontext import JSONTextError, is_int, loads
@@ -48,7 +49,7 @@ __all__ = [
 FORMAT = "king-record/1"
 
 
-class RecordError(ValueError):
+class RecordError(KingError, ValueError):
     """The input is not a ``king-record/1`` record at all (not JSON, not an object, no
     ``format``, ``deals`` not a list…)."""
 
@@ -95,7 +96,7 @@ class Fault:
         return (f"{where}: " if where else "") + self.reason
 
 
-class InvalidRecordError(ValueError):
+class InvalidRecordError(KingError, ValueError):
     """A record that breaks the rules; :attr:`fault` says where and why."""
 
     def __init__(self, fault: Fault):

@@ -17,6 +17,7 @@ from enum import Enum
 from typing import Any
 
 from king.cards import SUIT_MASKS, Card, CardParseError, Suit
+from king.errors import KingError
 from king.texts import quoted
 
 __all__ = [
@@ -55,7 +56,7 @@ NEGATIVES_PER_PLAYER = 3
 MAX_PER_NEGATIVE = 2
 
 
-class RulesError(ValueError):
+class RulesError(KingError, ValueError):
     """A rules specification (preset name or toggle object) is not valid."""
 
 

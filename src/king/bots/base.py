@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from king.bots.levels import LEVELS
 from king.cards import Card
+from king.errors import KingError
 from king.rules import Declaration
 from king.view import SeatView
 
@@ -48,7 +49,7 @@ def bot_player_name(spec: str, seat: int) -> str:
     return f"{spec} bot {seat}"
 
 
-class BotError(RuntimeError):
+class BotError(KingError, RuntimeError):
     """A bot failed to give a legal answer: it answered an illegal move, garbage,
     nothing in time, or crashed.  The message names the bot and says what it did."""
 
@@ -58,7 +59,7 @@ class BotError(RuntimeError):
         self.what = what
 
 
-class BotSpecError(ValueError):
+class BotSpecError(KingError, ValueError):
     """A bot specification (``--bots`` entry) that names no bot or has bad options."""
 
 

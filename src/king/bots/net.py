@@ -29,6 +29,7 @@ from king.bots.position import from_view
 from king.bots.rule_declare import choose_declaration
 from king.bots.rule_play import rule_card
 from king.cards import DECK, Card
+from king.errors import KingError
 from king.rules import Declaration
 from king.view import SeatView
 
@@ -42,7 +43,7 @@ MODEL_FORMAT = "king-net/1"
 _ARRAYS = ("w0", "w1", "b1", "w2", "b2", "w3", "b3")
 
 
-class ModelFileError(ValueError):
+class ModelFileError(KingError, ValueError):
     """A model file that cannot be read, or was made for another input layout."""
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from king.cards import SUIT_MASKS
 from king.deal import NO_BOYS, NO_HEARTS, NO_KING, NO_QUEENS, TRUMPS
+from king.errors import KingError
 from king.rules import (
     FLAG_FORCED_PENALTY,
     FLAG_OVERRUFF,
@@ -30,7 +31,7 @@ _HEARTS = SUIT_MASKS[1]
 _FULL = (1 << 52) - 1
 
 
-class SamplingError(RuntimeError):
+class SamplingError(KingError, RuntimeError):
     """No deal of the unseen cards fits the view (only possible for an inconsistent
     view, which the engine never produces)."""
 

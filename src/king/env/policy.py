@@ -43,6 +43,7 @@ from king.env.observation import (
     describe_action,
     encode_observation,
 )
+from king.errors import KingError
 from king.rules import ALL_DECLARATIONS, Declaration
 from king.view import SeatView
 
@@ -64,7 +65,7 @@ class Policy(Protocol):
     ) -> int: ...
 
 
-class PolicyFileError(ValueError):
+class PolicyFileError(KingError, ValueError):
     """A policy file that cannot be read, or was saved for another observation layout."""
 
 

@@ -20,6 +20,7 @@ from typing import IO, Any
 from king.cards import Card, CardSet
 from king.deal import Trick
 from king.env.policy import PolicyBot, PolicyFileError, load_policy
+from king.errors import KingError
 from king.game import DealResult, Phase
 from king.jsontext import is_int, loads
 from king.rules import NEGATIVE_CONTRACTS, Contract, Declaration, Rules
@@ -96,7 +97,7 @@ def view_from_json(view: Mapping[str, Any], legal: Sequence[str] = ()) -> SeatVi
     )
 
 
-class HostMessageError(ValueError):
+class HostMessageError(KingError, ValueError):
     """A line from the host that is not a ``king-bot/1`` request this bot can read."""
 
 

@@ -15,6 +15,7 @@ import numpy as np
 from king.cards import DECK
 from king.deal import IllegalMoveError
 from king.env.observation import ACTION_COUNT, CARD_ACTIONS, DECLARATION_OFFSET, describe_action
+from king.errors import KingError
 from king.game import DealResult, Game, GameStateError, IllegalDeclarationError, Phase
 from king.record import to_record
 from king.rules import (
@@ -45,7 +46,7 @@ ContractOption = Declaration | Literal["cycle", "random"]
 _CYCLE = DECLARATION_CYCLE
 
 
-class IllegalActionError(ValueError):
+class IllegalActionError(KingError, ValueError):
     """An action that is not legal now: out of range, the wrong kind (a card while
     declaring) or refused by the rules; the message says which and why."""
 

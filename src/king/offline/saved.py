@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from king import __version__
+from king.errors import KingError
 from king.jsontext import JSONTextError, loads
 from king.messages import dumps
 from king.record import InvalidRecordError, LoadedRecord, RecordError, load
@@ -21,7 +22,7 @@ FORMAT = "king-offline-game/1"
 SPEEDS = ("fast", "normal", "slow")
 
 
-class SavedGameError(ValueError):
+class SavedGameError(KingError, ValueError):
     """A saved game that cannot be resumed: the message is a sentence for the person,
     ``code`` a word for the page to say it in the person's language (``damaged``,
     ``foreign``: not an offline game, ``version``: made by another version)."""

@@ -37,6 +37,7 @@ from typing import Literal
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
+from king.errors import KingError
 from king.server.names import NameError_, check_name, name_keys
 from king.server.store import EventStore, Sql, StoreError
 
@@ -96,7 +97,7 @@ class LoginLimits:
     hash_slots: int = 2
 
 
-class AccountError(ValueError):
+class AccountError(KingError, ValueError):
     """A refused account request: ``code`` is a stable word, the message a sentence, and
     ``retry_after`` says when a limited request may come again (seconds)."""
 

@@ -21,6 +21,7 @@ from king.bots.analysis import (
     engine,
     evaluate,
 )
+from king.errors import KingError
 from king.server.config import ServerSettings
 from king.server.players import BotRunner
 from king.server.preparing import PREPARING
@@ -34,7 +35,7 @@ DEFAULT_SECONDS = 0.2
 DEFAULT_THREADS = 2
 
 
-class AnalysisBusyError(RuntimeError):
+class AnalysisBusyError(KingError, RuntimeError):
     """As many analyses run as the server allows: ask again later."""
 
 

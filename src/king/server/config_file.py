@@ -13,13 +13,15 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from king.errors import KingError
+
 __all__ = ["ConfigFileError", "read_config", "readable_by_others"]
 
 #: The table of the file that holds ``king serve``'s options.
 SECTION = "serve"
 
 
-class ConfigFileError(ValueError):
+class ConfigFileError(KingError, ValueError):
     """The file cannot be read, is not TOML, or is not shaped as a configuration."""
 
 

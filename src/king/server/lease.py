@@ -19,6 +19,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from king.errors import KingError
+
 __all__ = ["Lease", "LeaseError", "LeaseService", "inbox", "shown_address"]
 
 # Grant: take the lease if it is free (or already ours, or its holder is gone: nobody
@@ -61,7 +63,7 @@ return 0
 """
 
 
-class LeaseError(RuntimeError):
+class LeaseError(KingError, RuntimeError):
     """Redis could not be reached or used; the message says what and where."""
 
 

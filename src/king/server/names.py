@@ -21,6 +21,8 @@ import unicodedata
 from functools import cache
 from typing import Any
 
+from king.errors import KingError
+
 __all__ = [
     "MAX_MARKS",
     "MAX_NAME",
@@ -61,7 +63,7 @@ RESERVED = (
 _SEPARATORS = "_-."
 
 
-class NameError_(ValueError):
+class NameError_(KingError, ValueError):
     """A name that cannot be an account's; ``code`` is a stable word, the message says
     what to change."""
 

@@ -37,6 +37,7 @@ OFFLINE_MODULES = (
     "board.py",
     "cards.py",
     "deal.py",
+    "errors.py",
     "events.py",
     "game.py",
     "jsontext.py",

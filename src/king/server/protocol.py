@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from king.errors import KingError
 from king.messages import MAX_MESSAGE_BYTES, MessageError, read_envelope
 
 __all__ = [
@@ -75,7 +76,7 @@ SuitText = Annotated[str, Field(pattern="^[SHDC]$")]
 Name = Annotated[str, Field(min_length=1, max_length=32)]
 
 
-class ProtocolError(ValueError):
+class ProtocolError(KingError, ValueError):
     """A client message that cannot be accepted; ``code`` is a stable word for
     programs (``bad_json``, ``too_large``, ``invalid``, ``version``, …)."""
 

@@ -22,6 +22,7 @@ from fastapi import FastAPI
 
 from king import __version__
 from king.bots import strongest_bot
+from king.errors import KingError
 from king.jsontext import loads
 from king.rules import Rules
 from king.server.app import create_app
@@ -62,7 +63,7 @@ log = logging.getLogger("king.server")
 WS_MAX_BYTES = 4 * 1024 * 1024
 
 
-class ServeError(RuntimeError):
+class ServeError(KingError, RuntimeError):
     """The server cannot start: the port is taken, the database is locked, …"""
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
+from king.errors import KingError
 from king.server.process import free_port
 
 __all__ = [
@@ -31,7 +32,7 @@ __all__ = [
 ]
 
 
-class ServiceMissingError(RuntimeError):
+class ServiceMissingError(KingError, RuntimeError):
     """A server program is not installed; the message says how to install it."""
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from king.errors import KingError
 from king.jsontext import JSONTextError, loads
 
 __all__ = [
@@ -46,7 +47,7 @@ Database = Path | str
 _POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
-class StoreError(RuntimeError):
+class StoreError(KingError, RuntimeError):
     """The event log could not be read or written; the message says what and where."""
 
 

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from king import messages
 from king.bots import bot_player_name
 from king.cards import Card, CardSet
+from king.errors import KingError
 from king.events import Dealt, Declared, Played, apply, from_json, to_json
 from king.game import Game, Phase
 from king.record import distinct_names, to_record
@@ -72,7 +73,7 @@ Kind = Literal["human", "bot"]
 Status = Literal["waiting", "playing", "over", "closed"]
 
 
-class ActionError(ValueError):
+class ActionError(KingError, ValueError):
     """An action the table refuses; ``code`` is a stable word, the message a sentence.
     A move the rules forbid also has the rule's ``reason`` code and its ``params``."""
 

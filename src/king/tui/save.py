@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from king.errors import KingError
 from king.game import Game
 from king.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
 from king.record import InvalidRecordError, RecordError, load, parse, to_record
@@ -48,7 +49,7 @@ EXTRA_KEY = "king_play"
 LAST_NOTE = "last-game.txt"
 
 
-class PlayError(ValueError):
+class PlayError(KingError, ValueError):
     """Something the user asked of ``king play`` cannot be done (a resume file that is
     not a valid record, a save path that cannot be written); the message says why.
 
