@@ -4,44 +4,23 @@ refused in one line that names the file and what was wrong in it."""
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
-import threading
 from pathlib import Path
 
 import httpx
 import pytest
 
 from king.server.process import free_port
-from tests.support.services import run_king
+from tests.support.services import run_king, start_king
 
 SERVING = re.compile(r"serving tables at (http://127\.0\.0\.1:(\d+))/ \(database (.+)\)")
 
 
 def serve(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
-    """``king serve ARGS`` until it says where it serves; the process and that line
-    (the lines before it are in the process's ``lines``)."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "king", "serve", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, **(env or {})},
-    )
-    timer = threading.Timer(60, process.kill)
-    timer.start()
-    assert process.stdout is not None
-    seen = []
-    try:
-        for line in process.stdout:
-            seen.append(line)
-            if SERVING.search(line):
-                return process, "".join(seen)
-    finally:
-        timer.cancel()
-    raise AssertionError("king serve did not start:\n" + "".join(seen))
+    """``king serve ARGS`` until it says where it serves; the process and its lines."""
+    process, lines = start_king("serve", *args, until="serving tables at", env=env)
+    return process, "".join(lines)
 
 
 def stopped(process: subprocess.Popen[str]) -> str:

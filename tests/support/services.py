@@ -117,6 +117,15 @@ ADDRESS = re.compile(r"(http://127\.0\.0\.1:\d+)/t/([\w-]+)#token=([\w-]+)")
 
 def start_local(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
     """Run ``king ARGS`` until it prints the table's address; returns it."""
+    process, lines = start_king(*args, until="your table is at", env=env)
+    return process, lines[-1]
+
+
+def start_king(
+    *args: str, until: str, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[str], list[str]]:
+    """Run ``king ARGS`` until it prints a line holding ``until``; returns the process
+    and its lines so far (that one last)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "king", *args],
         stdout=subprocess.PIPE,
@@ -130,11 +139,11 @@ def start_local(*args: str, env: dict[str, str] | None = None) -> tuple[subproce
     lines = []
     for line in process.stdout:
         lines.append(line)
-        if "your table is at" in line:
+        if until in line:
             break
     timer.cancel()
-    assert lines and "your table is at" in lines[-1], "".join(lines)
-    return process, lines[-1]
+    assert lines and until in lines[-1], "".join(lines)
+    return process, lines
 
 
 def run_king(*args: str) -> subprocess.CompletedProcess[str]:

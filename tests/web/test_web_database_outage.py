@@ -16,7 +16,7 @@ from playwright.sync_api import Browser
 
 from king.server.process import ServerProcess
 from king.server.services import PostgresServer, ServiceMissingError
-from tests.support.pages import PHONE, hand, wait_my_turn, watch_errors
+from tests.support.pages import PHONE, fewer_cards, hand, wait_my_turn, watch_errors
 
 #: Every text the banner and the toasts show, as the page shows them.
 RECORD_TEXTS = """() => {
@@ -78,11 +78,7 @@ def test_the_page_reconnects_while_the_database_restarts_and_the_move_is_made_af
             )
             wait_my_turn(page)
             page.click(f'#hand .card[data-card="{card}"]')
-            page.wait_for_function(
-                "n => document.querySelectorAll('#hand .card').length < n",
-                arg=len(cards),
-                timeout=15000,
-            )
+            fewer_cards(page, len(cards))
             assert card not in hand(page)
             assert not errors, errors
             page.close()

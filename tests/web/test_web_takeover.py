@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser
 
-from tests.support.pages import PHONE, hand, wait_my_turn, watch_errors
+from tests.support.pages import PHONE, fewer_cards, hand, wait_my_turn, watch_errors
 from tests.support.services import Cluster, query
 
 
@@ -44,11 +44,7 @@ def test_a_card_played_as_the_owner_freezes_is_sent_again_after_the_takeover(
     try:
         page.click(f'#hand .card[data-card="{card}"]')
         # No second tap: the card leaves the hand once another process has the table.
-        page.wait_for_function(
-            "n => document.querySelectorAll('#hand .card').length < n",
-            arg=len(cards),
-            timeout=20000,
-        )
+        fewer_cards(page, len(cards))
         assert card not in hand(page)
         assert cluster.process_of(cluster.owners()[table]) is not owner
     finally:
