@@ -21,41 +21,25 @@ players' reconnection comes on top, ``tests/server/test_shared_faults.py``).
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import sys
 import time
-from pathlib import Path
-from types import ModuleType
 
-from king.server.process import ServerProcess
-from king.server.services import (
+from . import load
+from .backends import (
     PostgresServer,
     RedisServer,
     ServiceMissingError,
     lease_holders,
 )
+from .server_process import ServerProcess
 
 TABLES = 60
-
-
-def _load_module() -> ModuleType:
-    """The ``load`` benchmark beside this one (whose players this one reuses)."""
-    name = "king_benchmarks_load"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("load.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _measure(
     postgres: PostgresServer, redis: RedisServer, count: int, seconds: float, tables: int
 ) -> dict[str, float]:
-    load = _load_module()
     database = postgres.create_database()
     servers = [
         ServerProcess(database, redis=f"{redis.address}/{count}", bot_pause=0.0)
@@ -64,8 +48,8 @@ def _measure(
     try:
         for server in servers:
             server.start()
-        claimed = load._tables([s.url for s in servers], tables)
-        stats = asyncio.run(load._play([s.ws_url for s in servers], claimed, seconds))
+        claimed = load.claim_tables([s.url for s in servers], tables)
+        stats = asyncio.run(load.play_tables([s.ws_url for s in servers], claimed, seconds))
     finally:
         for server in servers:
             server.stop()
@@ -73,8 +57,8 @@ def _measure(
     key = f"cluster_{count}"
     return {
         f"{key}_moves_per_s": round(moves / seconds, 1),
-        f"{key}_rtt_median_ms": round(load._percentile(stats.rtts, 0.5) * 1000, 2),
-        f"{key}_rtt_p99_ms": round(load._percentile(stats.rtts, 0.99) * 1000, 2),
+        f"{key}_rtt_median_ms": round(load.percentile(stats.rtts, 0.5) * 1000, 2),
+        f"{key}_rtt_p99_ms": round(load.percentile(stats.rtts, 0.99) * 1000, 2),
         f"{key}_errors": stats.errors,
     }
 
@@ -85,7 +69,6 @@ def _owner_pid(name: str) -> int:
 
 
 def _takeovers(postgres: PostgresServer, redis: RedisServer, kills: int = 5) -> dict[str, float]:
-    load = _load_module()
     address = f"{redis.address}/4"
     database = postgres.create_database()
     servers = [ServerProcess(database, redis=address, bot_pause=0.0) for _ in range(3)]
@@ -93,7 +76,7 @@ def _takeovers(postgres: PostgresServer, redis: RedisServer, kills: int = 5) -> 
     try:
         for server in servers:
             server.start()
-        load._tables([s.url for s in servers], 30)
+        load.claim_tables([s.url for s in servers], 30)
         for _ in range(kills):
             holders = lease_holders(address)
             pids = [server.pid for server in servers]
@@ -121,8 +104,8 @@ def _takeovers(postgres: PostgresServer, redis: RedisServer, kills: int = 5) -> 
             server.kill()
     return {
         "cluster_takeovers": len(times),
-        "cluster_takeover_median_ms": round(load._percentile(times, 0.5) * 1000, 1),
-        "cluster_takeover_p99_ms": round(load._percentile(times, 0.99) * 1000, 1),
+        "cluster_takeover_median_ms": round(load.percentile(times, 0.5) * 1000, 1),
+        "cluster_takeover_p99_ms": round(load.percentile(times, 0.99) * 1000, 1),
         "cluster_takeover_max_ms": round(max(times, default=0.0) * 1000, 1),
     }
 

@@ -21,7 +21,7 @@ from king.deal import Deal
 from king.rules import ALL_DECLARATIONS, Rules
 
 
-def _timed(work: Callable[[int], None], seconds: float) -> float:
+def timed(work: Callable[[int], None], seconds: float) -> float:
     """Run ``work`` in batches until ``seconds`` have passed; return items per second."""
     done = 0
     batch = 20
@@ -78,9 +78,9 @@ def fast(rng: random.Random) -> Callable[[int], None]:
 
 def run(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     """Measure the three loops for about ``seconds`` each; return the figures."""
-    base = _timed(baseline(random.Random(seed)), seconds)
-    check = _timed(checked(random.Random(seed)), seconds)
-    quick = _timed(fast(random.Random(seed)), seconds)
+    base = timed(baseline(random.Random(seed)), seconds)
+    check = timed(checked(random.Random(seed)), seconds)
+    quick = timed(fast(random.Random(seed)), seconds)
     return {
         "baseline_deals_per_s": round(base, 1),
         "checked_deals_per_s": round(check, 1),

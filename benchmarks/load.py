@@ -20,12 +20,12 @@ from typing import Any
 
 from websockets.asyncio.client import connect
 
-from king.server.process import ServerProcess
+from .server_process import ServerProcess
 
 TABLES = 100
 
 
-class _Stats:
+class Stats:
     """Round-trip times of the moves made, and refusals (there should be none)."""
 
     def __init__(self) -> None:
@@ -42,7 +42,7 @@ def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
         return data
 
 
-def _tables(urls: list[str], count: int) -> list[tuple[str, list[str]]]:
+def claim_tables(urls: list[str], count: int) -> list[tuple[str, list[str]]]:
     """Create ``count`` tables of four people's seats and claim every seat (table n at
     ``urls[n % len(urls)]``, each seat at the next)."""
     tables = []
@@ -65,7 +65,7 @@ async def _seat(
     url: str,
     token: str,
     seed: int,
-    stats: _Stats,
+    stats: Stats,
     connected: list[int],
     go: asyncio.Event,
     stop: list[float],
@@ -111,10 +111,12 @@ async def _seat(
             await socket.send(json.dumps({"v": 1, **move}))
 
 
-async def _play(ws_urls: list[str], tables: list[tuple[str, list[str]]], seconds: float) -> _Stats:
+async def play_tables(
+    ws_urls: list[str], tables: list[tuple[str, list[str]]], seconds: float
+) -> Stats:
     """Play every seat for ``seconds``; seat n connects to ``ws_urls[n % len(ws_urls)]``
     (the servers, when several share the tables)."""
-    stats = _Stats()
+    stats = Stats()
     connected = [0]
     go = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -148,7 +150,7 @@ async def _play(ws_urls: list[str], tables: list[tuple[str, list[str]]], seconds
     return stats
 
 
-def _percentile(values: list[float], fraction: float) -> float:
+def percentile(values: list[float], fraction: float) -> float:
     if not values:
         return 0.0
     ordered = sorted(values)
@@ -161,8 +163,8 @@ def run(seconds: float = 2.0, tables: int = TABLES) -> dict[str, float]:
         server = ServerProcess(Path(folder) / "load.db", bot_pause=0.0)
         server.start()
         try:
-            claimed = _tables([server.url], tables)
-            stats = asyncio.run(_play([server.ws_url], claimed, seconds))
+            claimed = claim_tables([server.url], tables)
+            stats = asyncio.run(play_tables([server.ws_url], claimed, seconds))
         finally:
             server.stop()
     moves = len(stats.rtts)
@@ -170,8 +172,8 @@ def run(seconds: float = 2.0, tables: int = TABLES) -> dict[str, float]:
         "load_tables": tables,
         "load_moves": moves,
         "load_moves_per_s": round(moves / seconds, 1),
-        "load_rtt_median_ms": round(_percentile(stats.rtts, 0.5) * 1000, 2),
-        "load_rtt_p99_ms": round(_percentile(stats.rtts, 0.99) * 1000, 2),
+        "load_rtt_median_ms": round(percentile(stats.rtts, 0.5) * 1000, 2),
+        "load_rtt_p99_ms": round(percentile(stats.rtts, 0.99) * 1000, 2),
         "load_errors": stats.errors,
     }
 

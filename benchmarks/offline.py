@@ -31,8 +31,9 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from king.server import offline
-from king.server.process import ServerProcess
+from king.server.http import offline
+
+from .server_process import ServerProcess
 
 CHROMIUM = Path("/usr/bin/chromium")
 THROTTLE = 4

@@ -15,21 +15,7 @@ from king.bots import compiled
 from king.cards import shuffled_hands
 from king.rules import ALL_DECLARATIONS
 
-try:  # the engine benchmark sits beside this file, packaged or in a checkout
-    from engine import _timed, fast  # type: ignore[import-not-found]
-except ImportError:  # loaded by path from king bench
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    _spec = importlib.util.spec_from_file_location(
-        "king_benchmarks_engine", Path(__file__).with_name("engine.py")
-    )
-    assert _spec is not None and _spec.loader is not None
-    _engine = importlib.util.module_from_spec(_spec)
-    sys.modules.setdefault("king_benchmarks_engine", _engine)
-    _spec.loader.exec_module(_engine)
-    _timed, fast = _engine._timed, _engine.fast
+from .engine import fast, timed
 
 
 def playouts(rng: random.Random) -> Callable[[int], None]:
@@ -124,14 +110,14 @@ def run(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
     net_playouts(random.Random(0))(1)
     from numba import get_num_threads, set_num_threads
 
-    base = _timed(fast(random.Random(seed)), seconds)
+    base = timed(fast(random.Random(seed)), seconds)
     threads = get_num_threads()
     set_num_threads(1)
     try:
-        rule_rate = 1000 * _timed(playouts(random.Random(seed)), seconds)
-        python_rule = _timed(python_rule_playouts(random.Random(seed)), seconds)
-        net_rate = 100 * _timed(net_playouts(random.Random(seed)), seconds)
-        net_moves = _timed(net_bot_moves(random.Random(seed)), seconds)
+        rule_rate = 1000 * timed(playouts(random.Random(seed)), seconds)
+        python_rule = timed(python_rule_playouts(random.Random(seed)), seconds)
+        net_rate = 100 * timed(net_playouts(random.Random(seed)), seconds)
+        net_moves = timed(net_bot_moves(random.Random(seed)), seconds)
     finally:
         set_num_threads(threads)
     figures = {

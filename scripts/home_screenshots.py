@@ -17,9 +17,8 @@ from playwright.sync_api import Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.server_process import ServerProcess
 from tests.web.test_web_learn import SNAPSHOT, act
-
-from king.server.process import ServerProcess
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PHONE = {"width": 390, "height": 844}

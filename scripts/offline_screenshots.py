@@ -9,13 +9,16 @@ offline game mid-deal on a phone upright (390x844), sideways (844x390) and a lap
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
 
-from king.server.process import ServerProcess
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout: benchmarks/
+
+from benchmarks.server_process import ServerProcess
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 LEGAL = '#hand .card[data-legal="true"]'

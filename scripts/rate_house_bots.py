@@ -7,7 +7,7 @@ server gives them), with a 95% likelihood interval, in shown points.
     king arena --bots search,rule,rule,rule --games 48 --seed 7 --out games.jsonl
     python scripts/rate_house_bots.py games.jsonl --strong search --weak rule
 
-The server's ``SEARCH_OVER_RULE`` (king.server.ratings) is this figure; docs/players.md
+The server's ``SEARCH_OVER_RULE`` (king.server.people.ratings) is this figure; docs/players.md
 gives the run it came from.
 """
 
@@ -20,8 +20,8 @@ import sys
 from pathlib import Path
 
 from king.record import RecordError, replay
-from king.server.ratings import HOUSE_RATINGS, SCALE
-from king.server.results import places
+from king.server.people.ratings import HOUSE_RATINGS, SCALE
+from king.server.people.results import places
 
 #: OpenSkill's default beta (its performance noise), for a mu of 25.
 BETA = 25.0 / 6.0

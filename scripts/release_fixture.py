@@ -14,7 +14,9 @@ from pathlib import Path
 import httpx
 from websockets.sync.client import connect
 
-from king.server.process import ServerProcess
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout: benchmarks/
+
+from benchmarks.server_process import ServerProcess
 
 
 def create(url, seats, name="Ada", seat=0, rules="classic", seed=None):

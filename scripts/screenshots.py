@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -21,7 +22,10 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from king.game import Game
-from king.server.process import ServerProcess
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the checkout: benchmarks/
+
+from benchmarks.server_process import ServerProcess
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 LEGAL = '#hand .card[data-legal="true"]'

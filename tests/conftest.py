@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from king.server.store import Database
+from king.server.store.event_log import Database
 from tests.support import ROOT
 from tests.support.pages import CHROMIUM, CHROMIUM_ARGS
 from tests.support.services import Cluster, start_cluster
@@ -144,7 +144,7 @@ BACKENDS = ("sqlite", "postgresql")
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[Any]:
     """One real PostgreSQL server for the whole run (a fresh database per test)."""
-    from king.server.services import PostgresServer, ServiceMissingError
+    from benchmarks.backends import PostgresServer, ServiceMissingError
 
     try:
         server = PostgresServer().start()
@@ -158,7 +158,7 @@ def postgres_server() -> Iterator[Any]:
 def redis_server() -> Iterator[Any]:
     """One real Redis for the whole run (tests keep apart by their own key prefixes or
     their own databases)."""
-    from king.server.services import RedisServer, ServiceMissingError
+    from benchmarks.backends import RedisServer, ServiceMissingError
 
     try:
         server = RedisServer().start()

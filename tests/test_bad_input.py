@@ -28,6 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from websockets.sync.client import ClientConnection
 
+from benchmarks.server_process import ServerProcess
 from king.bots import BotError, BotSpecError, make_bot
 from king.bots.external import ExternalBot
 from king.env.policy import LinearPolicy, PolicyBot, PolicyFileError, load_policy
@@ -35,8 +36,7 @@ from king.env.policy_bot import HostMessageError, serve
 from king.game import Game
 from king.jsontext import JSONTextError, loads
 from king.record import RecordError, ReplayReport, dump, replay
-from king.server.process import ServerProcess
-from king.server.store import Database
+from king.server.store.event_log import Database
 from king.tui.save import PlayError, SavedGame, read_saved, record_of
 from tests.support.games import EXAMPLES
 from tests.support.hostile import documents

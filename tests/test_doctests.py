@@ -16,10 +16,10 @@ MODULES = [
     "king.texts",
     "king.bots",
     "king.server.clock",
-    "king.server.names",
-    "king.server.ratings",
-    "king.server.results",
-    "king.server.store",
+    "king.server.people.names",
+    "king.server.people.ratings",
+    "king.server.people.results",
+    "king.server.store.event_log",
 ]
 
 

@@ -26,7 +26,7 @@ from king.server.config import ServerSettings
 
 if TYPE_CHECKING:
     from king.arena import ArenaConfig, PlayResult
-    from king.server.database import CopyReport
+    from king.server.store.database import CopyReport
 
 #: What a mistake on the command line raises: Typer's own (it may bundle Click) and,
 #: where Click is installed, Click's.
@@ -146,10 +146,10 @@ def main(
     from king.bots import BotSpecError
     from king.bots.levels import DEFAULT_LEVEL
     from king.server.config import ServerSettings
-    from king.server.local_game import saved_level
-    from king.server.players import check_bot_spec
+    from king.server.engine.players import check_bot_spec
     from king.server.run import ServeError, run_local
-    from king.server.store import default_db_path
+    from king.server.store.event_log import default_db_path
+    from king.server.tables.local_game import saved_level
 
     database = db if db is not None else default_db_path()
     level = saved_level(database.with_name("local-table.json")) or DEFAULT_LEVEL
@@ -474,10 +474,10 @@ def serve_command(
     """Serve tables in the browser for people to join with an invite link."""
     from king.bots import BotSpecError
     from king.server.config import ServerSettings
+    from king.server.engine.players import check_bot_spec
     from king.server.logs import LOG_LEVELS
-    from king.server.players import check_bot_spec
     from king.server.run import ServeError, serve
-    from king.server.store import default_db_path, parse_database
+    from king.server.store.event_log import default_db_path, parse_database
 
     try:
         database = default_db_path() if db is None else parse_database(db)
@@ -1401,19 +1401,24 @@ BENCHMARKS = ("engine", "search", "solver", "load", "cluster", "env", "offline")
 
 
 def _benchmark_module(name: str) -> ModuleType:
-    """Load ``benchmarks/NAME.py`` from the package (wheel) or the source checkout."""
+    """Import ``benchmarks/NAME.py`` from the package (wheel) or the source checkout; the
+    folder is a package, so a benchmark imports its neighbours (``from .engine import``)."""
     here = Path(__file__).resolve().parent
-    for folder in (here / "_benchmarks", here.parent.parent / "benchmarks"):
-        path = folder / f"{name}.py"
-        if path.is_file():
-            spec = importlib.util.spec_from_file_location(f"king_benchmarks_{name}", path)
-            if spec is None or spec.loader is None:
-                break
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[spec.name] = module  # dataclasses and pickling look modules up here
-            spec.loader.exec_module(module)
-            return module
-    raise _fail(f"the benchmark {name!r} is not installed with this copy of king", 2)
+    if (here / "_benchmarks" / f"{name}.py").is_file():
+        return importlib.import_module(f"king._benchmarks.{name}")
+    folder = here.parent.parent / "benchmarks"
+    if not (folder / f"{name}.py").is_file():
+        raise _fail(f"the benchmark {name!r} is not installed with this copy of king", 2)
+    if "king_benchmarks" not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            "king_benchmarks", folder / "__init__.py", submodule_search_locations=[str(folder)]
+        )
+        if spec is None or spec.loader is None:
+            raise _fail(f"cannot load the benchmarks from {folder}", 2)
+        package = importlib.util.module_from_spec(spec)
+        sys.modules["king_benchmarks"] = package  # dataclasses and pickling look it up
+        spec.loader.exec_module(package)
+    return importlib.import_module(f"king_benchmarks.{name}")
 
 
 @app.command("bench")
@@ -1478,8 +1483,8 @@ def db_copy_command(
     both stopped (it refuses a database in use), and again as often as you like: a table
     TO already has is left as it is, or brought up to date when TO's events are the
     start of FROM's."""
-    from king.server.database import copy_people, copy_tables, open_for_copy
-    from king.server.store import StoreError, describe, parse_database
+    from king.server.store.database import copy_people, copy_tables, open_for_copy
+    from king.server.store.event_log import StoreError, describe, parse_database
 
     try:
         places = parse_database(source), parse_database(target)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from king.server.process import free_port
+from benchmarks.server_process import free_port
 from tests.support import ROOT
 
 pytestmark = pytest.mark.cluster

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser
 
-from king.server.preparing import Preparation
+from king.server.engine.preparing import Preparation
 from tests.cli.test_lan import free_port, local_king
 
 

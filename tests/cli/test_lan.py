@@ -21,7 +21,7 @@ import pytest
 import zxingcpp
 from playwright.sync_api import Browser
 
-from king.server.process import ServerProcess
+from benchmarks.server_process import ServerProcess
 from king.server.run import LOCAL_PORT
 from tests.support.services import stop
 

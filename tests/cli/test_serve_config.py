@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from king.server.process import free_port
+from benchmarks.server_process import free_port
 from tests.support.services import run_king, start_king
 
 SERVING = re.compile(r"serving tables at (http://127\.0\.0\.1:(\d+))/ \(database (.+)\)")

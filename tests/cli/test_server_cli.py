@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from king.server.process import ServerProcess, free_port
+from benchmarks.server_process import ServerProcess, free_port
 from tests.support.peers import open_socket
 from tests.support.services import ADDRESS, query, run_king, start_local, stop
 

@@ -4,25 +4,17 @@ by hand on small tables), and a bot declaring by it plays whole legal games."""
 
 from __future__ import annotations
 
-import importlib.util
 import itertools
-import sys
 from types import ModuleType
 
 import numpy as np
 
 from king.rules import MAX_PER_NEGATIVE, NEGATIVE_CONTRACTS
-from tests.support import ROOT
+from tests.support.scripts import load_script
 
 
 def _script() -> ModuleType:
-    path = ROOT / "scripts" / "obligation_experiment.py"
-    spec = importlib.util.spec_from_file_location("obligation_experiment", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks itself up there
-    spec.loader.exec_module(module)
-    return module
+    return load_script("obligation_experiment")
 
 
 FULL = (MAX_PER_NEGATIVE,) * len(NEGATIVE_CONTRACTS)

@@ -4,7 +4,6 @@ longer fears the last two tricks loses in No Last Two and nowhere else."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from types import ModuleType
 
@@ -12,16 +11,11 @@ import pytest
 
 from king.bots import rule_play
 from king.rules import Contract
-from tests.support import ROOT
+from tests.support.scripts import load_script
 
 
 def _script() -> ModuleType:
-    path = ROOT / "scripts" / "policy_duel.py"
-    spec = importlib.util.spec_from_file_location("policy_duel", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("policy_duel")
 
 
 def _variant(folder: Path, name: str, old: str, new: str) -> Path:

@@ -5,7 +5,6 @@ so."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -14,17 +13,12 @@ from types import ModuleType
 
 import pytest
 
-from king.server.ratings import SCALE
-from tests.support import ROOT
+from king.server.people.ratings import SCALE
+from tests.support.scripts import load_script
 
 
 def _script() -> ModuleType:
-    path = ROOT / "scripts" / "rate_house_bots.py"
-    spec = importlib.util.spec_from_file_location("rate_house_bots", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("rate_house_bots")
 
 
 def arena(folder: Path, bots: str, sets: int) -> Path:

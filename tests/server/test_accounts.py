@@ -15,10 +15,10 @@ from typing import Any, Literal, TypeVar
 import pytest
 from argon2 import PasswordHasher
 
-from king.server.accounts import AccountError, Accounts, LoginLimits
-from king.server.database import open_store
-from king.server.ledger import Ledger
-from king.server.store import Database, EventStore
+from king.server.people.accounts import AccountError, Accounts, LoginLimits
+from king.server.people.ledger import Ledger
+from king.server.store.database import open_store
+from king.server.store.event_log import Database, EventStore
 from tests.support.services import query
 
 PASSWORD = "Sekrit-horse-42"

@@ -10,9 +10,9 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
+from benchmarks.server_process import ServerProcess
 from king.game import Game
-from king.server.process import ServerProcess
-from king.server.store import Database
+from king.server.store.event_log import Database
 from tests.support.peers import Message, Peer, already_played, cards_in, create, is_state, player
 
 

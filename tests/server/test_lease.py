@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from king.server.lease import LeaseError, LeaseService
-from king.server.services import PostgresServer, RedisServer
-from king.server.store import StoreFencedError
-from king.server.store_postgres import PostgresEventStore
+from benchmarks.backends import PostgresServer, RedisServer
+from king.server.relay.lease import LeaseError, LeaseService
+from king.server.store.event_log import StoreFencedError
+from king.server.store.postgres import PostgresEventStore
 
 
 def test_one_owner_at_a_time_and_the_fence_grows(redis_server: RedisServer) -> None:
@@ -68,7 +68,7 @@ def test_a_frozen_owner_writes_nothing_after_its_lease_passed(
 
 
 def test_an_unreachable_redis_is_one_line() -> None:
-    from king.server.process import free_port
+    from benchmarks.server_process import free_port
 
     port = free_port()
     with pytest.raises(LeaseError, match=rf"cannot reach Redis at redis://127\.0\.0\.1:{port}"):

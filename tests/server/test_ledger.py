@@ -10,11 +10,19 @@ import pytest
 
 from king.game import Game
 from king.record import replay
-from king.server.database import open_store
-from king.server.ledger import Ledger
-from king.server.ratings import BOT_MARGIN, DEFAULT, HOUSE_RATINGS, Rating, capped, rate, shown
-from king.server.results import game_result, places
-from king.server.store import Database, EventStore
+from king.server.people.ledger import Ledger
+from king.server.people.ratings import (
+    BOT_MARGIN,
+    DEFAULT,
+    HOUSE_RATINGS,
+    Rating,
+    capped,
+    rate,
+    shown,
+)
+from king.server.people.results import game_result, places
+from king.server.store.database import open_store
+from king.server.store.event_log import Database, EventStore
 from tests.support.games import EXAMPLES
 
 DAY = 86400.0

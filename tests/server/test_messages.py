@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from benchmarks.server_process import ServerProcess
 from king.offline.table import LocalTable
-from king.server.process import ServerProcess
 from king.server.protocol import (
     ErrorMessage,
     PaceMessage,
@@ -22,7 +22,7 @@ from king.server.protocol import (
     TableMessage,
     WelcomeMessage,
 )
-from king.server.store import Database
+from king.server.store.event_log import Database
 from tests.support.peers import Message, Peer, create
 
 MODELS: dict[str, type[BaseModel]] = {

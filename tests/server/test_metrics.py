@@ -21,7 +21,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import ClientConnection, connect
 
-from king.server.process import ServerProcess, free_port
+from benchmarks.server_process import ServerProcess, free_port
 from tests.support.services import Cluster, query, run_king, start_cluster
 from tests.support.table_players import create_table, seat_players
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from king.server.names import NameError_, check_name, name_keys
+from king.server.people.names import NameError_, check_name, name_keys
 
 
 def clash(a: str, b: str) -> bool:

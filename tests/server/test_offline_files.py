@@ -17,8 +17,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from king.server import offline
-from king.server.process import ServerProcess
+from benchmarks.server_process import ServerProcess
+from king.server.http import offline
 
 PYODIDE = offline.WEB_DIR / "pyodide"
 

@@ -9,11 +9,11 @@ from collections.abc import Iterator
 
 import pytest
 
+from benchmarks.server_process import ServerProcess
 from king.messages import REACTIONS
 from king.offline.table import LocalTable
-from king.server.process import ServerProcess
 from king.server.protocol import ReactionMessage
-from king.server.store import Database
+from king.server.store.event_log import Database
 from tests.support.peers import Message, Peer, create, join, player
 
 

@@ -15,11 +15,11 @@ from typing import Any
 import httpx
 import pytest
 
-from king.server.process import ServerProcess
-from king.server.services import PostgresServer, postgres_programs
-from king.server.store import Database
-from king.server.store_postgres import MIGRATIONS as PG_MIGRATIONS
-from king.server.store_sqlite import MIGRATIONS as SQLITE_MIGRATIONS
+from benchmarks.backends import PostgresServer, postgres_programs
+from benchmarks.server_process import ServerProcess
+from king.server.store.event_log import Database
+from king.server.store.postgres import MIGRATIONS as PG_MIGRATIONS
+from king.server.store.sqlite import MIGRATIONS as SQLITE_MIGRATIONS
 from tests.support import DATA
 from tests.support.peers import Peer, play_to_the_end
 from tests.support.services import query

@@ -25,7 +25,7 @@ pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
-from king.server.process import free_port
+from benchmarks.server_process import free_port
 from tests.support.documented import need
 from tests.support.pages import CHROMIUM, CHROMIUM_ARGS, PHONE, asked
 from tests.support.reverse_proxies import (

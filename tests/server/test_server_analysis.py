@@ -13,11 +13,11 @@ from typing import Any
 import httpx
 import pytest
 
+from benchmarks.server_process import ServerProcess
 from king.bots.analysis import AnalysisOptions, analyze
 from king.deal import Deal
 from king.record import replay
-from king.server.process import ServerProcess
-from king.server.store import Database
+from king.server.store.event_log import Database
 from tests.support.games import one_deal
 from tests.support.peers import create
 

@@ -16,14 +16,14 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection
 
+from benchmarks.server_process import ServerProcess
 from king.bots.random_bot import RandomBot
 from king.cards import Card
 from king.game import Game
 from king.record import replay
 from king.rules import Declaration
-from king.server.players import BotRunner
-from king.server.process import ServerProcess
-from king.server.store import Database
+from king.server.engine.players import BotRunner
+from king.server.store.event_log import Database
 from king.view import SeatView
 from tests.support.peers import table_socket
 from tests.support.services import query

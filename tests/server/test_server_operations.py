@@ -15,9 +15,9 @@ from typing import Any
 
 import httpx
 
-from king.server.database import open_store
-from king.server.process import ServerProcess, free_port
-from king.server.services import PostgresServer, RedisServer
+from benchmarks.backends import PostgresServer, RedisServer
+from benchmarks.server_process import ServerProcess, free_port
+from king.server.store.database import open_store
 from tests.support.services import Cluster, query, run_king
 
 

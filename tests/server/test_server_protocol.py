@@ -12,10 +12,10 @@ from typing import Any
 import httpx
 import pytest
 
+from benchmarks.server_process import ServerProcess
 from king.i18n import Translator
 from king.record import replay
-from king.server.process import ServerProcess
-from king.server.store import Database
+from king.server.store.event_log import Database
 from tests.support.peers import (
     Message,
     Peer,

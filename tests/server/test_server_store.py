@@ -19,12 +19,12 @@ from king.game import Phase
 from king.record import replay
 from king.rules import Declaration, Rules
 from king.server.config import ServerSettings
-from king.server.database import open_store
-from king.server.players import BotRunner
+from king.server.engine.players import BotRunner
 from king.server.protocol import CreateTableRequest, SeatRequest
-from king.server.registry import Registry
-from king.server.store import Database, EventStore, StoreError, StoreLockedError
-from king.server.tables import ActionError, Table
+from king.server.store.database import open_store
+from king.server.store.event_log import Database, EventStore, StoreError, StoreLockedError
+from king.server.tables.registry import Registry
+from king.server.tables.table import ActionError, Table
 from king.view import SeatView
 from tests.support.services import query
 

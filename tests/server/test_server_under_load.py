@@ -17,8 +17,8 @@ from typing import Any
 import httpx
 import pytest
 
-from king.server.process import ServerProcess
-from king.server.store import Database
+from benchmarks.server_process import ServerProcess
+from king.server.store.event_log import Database
 from tests.support.peers import Peer
 from tests.support.services import query
 

@@ -23,8 +23,8 @@ from typing import Any
 import httpx
 import pytest
 
-from king.server.process import ServerProcess
-from king.server.services import PostgresServer, RedisServer, ServiceMissingError
+from benchmarks.backends import PostgresServer, RedisServer, ServiceMissingError
+from benchmarks.server_process import ServerProcess
 from tests.support.proxy import CuttableProxy
 from tests.support.services import LEASE, Cluster
 from tests.support.table_players import (

@@ -23,8 +23,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from king.server.services import PostgresServer
-from tests.support import ROOT
+from benchmarks.backends import PostgresServer
 from tests.support.services import LEASE, Cluster, query, start_cluster
 from tests.support.table_players import (
     Player,
@@ -161,7 +160,7 @@ def test_bad_redis_settings_are_refused_in_one_line(
 ) -> None:
     """``--redis`` needs a PostgreSQL database and a Redis address that answers; each
     mistake is one line that says what was wrong, before anything is served."""
-    from king.server.process import free_port
+    from benchmarks.server_process import free_port
     from tests.support.services import run_king
 
     database = postgres_server.create_database()
@@ -251,14 +250,9 @@ def test_a_person_at_any_process_sees_joins_plays_and_plays_again(cluster: Clust
 @pytest.mark.slow
 def test_the_cluster_benchmark_measures_one_two_and_three_processes() -> None:
     """``king bench --only cluster``, small: every figure is there and no move was refused."""
-    import importlib.util
+    from benchmarks import cluster
 
-    path = ROOT / "benchmarks" / "cluster.py"
-    spec = importlib.util.spec_from_file_location("king_benchmarks_cluster_test", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    figures = module.run(0.5, tables=4, kills=1)
+    figures = cluster.run(0.5, tables=4, kills=1)
     for count in (1, 2, 3):
         assert figures[f"cluster_{count}_moves_per_s"] > 0, figures
         assert (

@@ -19,17 +19,17 @@ import httpx
 import psycopg
 import pytest
 
+from benchmarks.backends import PostgresServer, postgres_programs
+from benchmarks.server_process import ServerProcess
 from king.record import replay
-from king.server.database import (
+from king.server.store.database import (
     CopyReport,
     copy_people,
     copy_tables,
     open_for_copy,
     open_store,
 )
-from king.server.process import ServerProcess
-from king.server.services import PostgresServer, postgres_programs
-from king.server.store import (
+from king.server.store.event_log import (
     Database,
     Sql,
     StoreError,
@@ -38,8 +38,8 @@ from king.server.store import (
     describe,
     parse_database,
 )
-from king.server.store_postgres import MIGRATIONS, PostgresEventStore
-from king.server.store_sqlite import MIGRATIONS as MIGRATIONS_SQLITE
+from king.server.store.postgres import MIGRATIONS, PostgresEventStore
+from king.server.store.sqlite import MIGRATIONS as MIGRATIONS_SQLITE
 from tests.support.peers import table_socket
 from tests.support.services import query
 

@@ -28,7 +28,7 @@ from typing import Any
 import httpx
 import pytest
 
-from king.server.process import free_port
+from benchmarks.server_process import free_port
 from tests.support.documented import documented_block, need
 
 SETPRIV = Path("/usr/bin/setpriv")

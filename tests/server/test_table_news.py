@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.server_process import ServerProcess
 from king.game import Game
 from king.rules import (
     MAX_PER_NEGATIVE,
@@ -23,9 +24,8 @@ from king.rules import (
     Contract,
     Rules,
 )
-from king.server.messages import state_message
-from king.server.process import ServerProcess
-from king.server.store import Database
+from king.server.store.event_log import Database
+from king.server.tables.messages import state_message
 from tests.support.games import random_move
 from tests.support.peers import Peer, create, join, player
 from tests.support.services import query

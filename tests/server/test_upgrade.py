@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 import redis
 
+from benchmarks.backends import postgres_programs
 from king import __version__
-from king.server.lease import inbox
-from king.server.members import versions_key
-from king.server.services import postgres_programs
+from king.server.relay.lease import inbox
+from king.server.relay.members import versions_key
 from tests.support.documented import documented_block
 from tests.support.services import Cluster, run_king
 from tests.support.table_players import (

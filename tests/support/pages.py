@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from king.server.process import ServerProcess
+from benchmarks.server_process import ServerProcess
 
 #: Debian's Chromium, the only browser the tests drive (nothing is downloaded).
 CHROMIUM = Path("/usr/bin/chromium")

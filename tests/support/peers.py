@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from king.server.process import ServerProcess
+from benchmarks.server_process import ServerProcess
 from tests.support.services import query
 
 CARD = re.compile(r"\b[2-9TJQKA][SHDC]\b")

@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import threading
 
-from king.server.process import free_port
+from benchmarks.server_process import free_port
 
 
 class CuttableProxy:

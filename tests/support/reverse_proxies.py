@@ -22,7 +22,7 @@ from pathlib import Path
 from playwright.sync_api import ConsoleMessage, Page, Request, Response, WebSocket
 from playwright.sync_api import Error as PlaywrightError
 
-from king.server.process import free_port
+from benchmarks.server_process import free_port
 from tests.support.documented import documented_block, need
 from tests.support.pages import CHOICES, LEGAL, asked
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from king.server.process import ServerProcess, free_port
-from king.server.services import lease_holders
-from king.server.store import Database
+from benchmarks.backends import lease_holders
+from benchmarks.server_process import ServerProcess, free_port
+from king.server.store.event_log import Database
 
 
 def query(database: Database, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

@@ -18,10 +18,10 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, WebSocketException
 from websockets.frames import CloseCode
 
+from benchmarks.server_process import ServerProcess
 from king.events import apply, from_json
 from king.game import Game
 from king.rules import Rules
-from king.server.process import ServerProcess
 from tests.support.services import Cluster, query
 
 #: The page's timings (``js/connection.js``): quiet this long, a ping; this long, a new

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
+from benchmarks.server_process import ServerProcess
 from king.bots.analysis import AnalysisOptions, analyze
-from king.server.process import ServerProcess
 from tests.support.games import one_deal
 from tests.support.pages import watch_errors
 from tests.web.test_web_phone import SIZES

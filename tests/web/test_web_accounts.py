@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from king.server.process import ServerProcess
+from benchmarks.server_process import ServerProcess
 from tests.support.peers import Peer, act
 
 PHONE = {"width": 390, "height": 844}

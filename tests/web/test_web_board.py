@@ -15,9 +15,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from benchmarks.server_process import ServerProcess
 from king.bots.analysis import AnalysisOptions, analyze
 from king.record import replay
-from king.server.process import ServerProcess
 from tests.support.games import (
     EXAMPLES,
     one_deal,

@@ -14,7 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext
 
-from king.server.process import ServerProcess
+from benchmarks.server_process import ServerProcess
 from tests.support.pages import (
     DESKTOP,
     LEGAL,

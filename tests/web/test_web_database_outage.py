@@ -14,8 +14,8 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser
 
-from king.server.process import ServerProcess
-from king.server.services import PostgresServer, ServiceMissingError
+from benchmarks.backends import PostgresServer, ServiceMissingError
+from benchmarks.server_process import ServerProcess
 from tests.support.pages import PHONE, fewer_cards, hand, wait_my_turn, watch_errors
 
 #: Every text the banner and the toasts show, as the page shows them.

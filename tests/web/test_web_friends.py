@@ -11,8 +11,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
+from benchmarks.server_process import ServerProcess
 from king.game import Game
-from king.server.process import ServerProcess
 from tests.support.pages import PHONE, watch_errors
 
 AWAY_AFTER = 8.0

@@ -18,8 +18,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, WebSocket
 
+from benchmarks.server_process import ServerProcess
 from king.i18n import LANGUAGES, Translator
-from king.server.process import ServerProcess
 from tests.support.pages import (
     DESKTOP,
     LEGAL,

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from king.server.process import ServerProcess
+from benchmarks.server_process import ServerProcess
 from tests.support.pages import CHOICES, LEGAL, asked
 from tests.web.test_web_phone import QUICK_SIZES, SIZES, open_table
 

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from king.server.process import ServerProcess
+from benchmarks.server_process import ServerProcess
 from tests.support.pages import CHOICES, LEGAL, PHONE, watch_errors
 
 #: What the page shows at a moment: the lesson open (if any), the contract, the deal,

@@ -10,9 +10,9 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Browser, Page
 
+from benchmarks.server_process import ServerProcess
 from king.bots.levels import LEVELS
-from king.server.process import ServerProcess
-from king.server.ratings import LEVEL_OVER_RULE
+from king.server.people.ratings import LEVEL_OVER_RULE
 from tests.cli.test_lan import free_port, local_king
 from tests.support.pages import PHONE, watch_errors
 from tests.web.test_web_accounts import sign

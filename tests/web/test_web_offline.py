@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 
-from king.server.process import ServerProcess
+from benchmarks.server_process import ServerProcess
 from tests.support.games import play_record_again
 from tests.support.pages import CHOICES, LEGAL, asked, hand, serious_violations, watch_errors
 from tests.support.services import run_king

@@ -14,9 +14,9 @@ import pytest
 from playwright.sync_api import Browser, Page
 from playwright.sync_api import Error as PlaywrightError
 
+from benchmarks.server_process import ServerProcess
 from king.game import Game
 from king.rules import POINTS_PER_UNIT, Contract
-from king.server.process import ServerProcess
 from tests.support.pages import CHOICES, LEGAL, asked, serious_violations, watch_errors
 
 SIZES = [

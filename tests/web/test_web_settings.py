@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Page
 
+from benchmarks.server_process import ServerProcess
 from king.game import Game
-from king.server.process import ServerProcess
 from tests.support.pages import CHOICES, LEGAL, PHONE, create, watch_errors
 
 

@@ -14,10 +14,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from benchmarks.server_process import ServerProcess
 from king.cards import DECK
-from king.server.app import WEB_DIR
-from king.server.cardfaces import faces
-from king.server.process import ServerProcess
+from king.server.http.app import WEB_DIR
+from tests.support.scripts import load_script
+
+faces = load_script("cardfaces").faces
 
 
 @pytest.fixture(scope="module")

@@ -305,7 +305,7 @@ _checking = threading.local()
 def without_warm_up() -> Iterator[None]:
     """Bots built in this thread meanwhile skip their warm-up (the search bot's
     compiling, 20 s to a minute after an install): checking a spec's options needs
-    none, and whoever plays the bot prepares it (:mod:`king.server.preparing`), or its
+    none, and whoever plays the bot prepares it (:mod:`king.server.engine.preparing`), or its
     kernels compile on first use."""
     _checking.on = True
     try:

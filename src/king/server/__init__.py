@@ -1,19 +1,19 @@
 """The game server: tables over HTTP, play over one WebSocket per connection, every
-event in a SQLite log (see ``docs/web-protocol.md``).
+event in a durable log (see ``docs/web-protocol.md`` and ``docs/design.md``).
 
-* :mod:`king.server.protocol` — the messages, as pydantic models;
-* :mod:`king.server.store` — the SQLite event log;
-* :mod:`king.server.tables` — one table: seats, game, connections, its event log;
-* :mod:`king.server.autoplay` — the bots that play a table's bot seats and absent people;
-* :mod:`king.server.players` — which bots a table may have; their thread pool;
-* :mod:`king.server.messages` — what each seat (or spectator) is told;
-* :mod:`king.server.languages` — the page's language and the messages it is sent;
-* :mod:`king.server.registry` — the tables of this process;
-* :mod:`king.server.session` — one connection's side of the conversation;
-* :mod:`king.server.app` — the FastAPI application;
-* :mod:`king.server.run` — ``king serve`` and the local game;
-* :mod:`king.server.process` — a server in a child process, for tests and benchmarks;
-* :mod:`king.server.cardfaces` — the SVG card faces of the page.
+Its parts, from the process down to the log (``lint-imports`` keeps the order):
+
+* :mod:`king.server.run` — ``king serve`` and the local game: the process itself;
+* :mod:`king.server.http` — the FastAPI application, its routes and the page's files;
+* :mod:`king.server.tables` — tables, their registry, connections, shared tables;
+* :mod:`king.server.people` — accounts, names, the ledger of results, ratings;
+* :mod:`king.server.engine` — the bots a table runs: threads, analysis, hints;
+* :mod:`king.server.config` — the settings of a server;
+* :mod:`king.server.relay` — leases and the bus that let processes share tables;
+* :mod:`king.server.store` — the event log and its SQLite and PostgreSQL backends;
+* :mod:`king.server.protocol`, :mod:`king.server.clock`, :mod:`king.server.metrics`,
+  :mod:`king.server.logs`, :mod:`king.server.config_file` — the messages, the move
+  clock, the counters, the log lines and the configuration file every part may use.
 """
 
 from king.server.config import ServerSettings

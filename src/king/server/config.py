@@ -9,7 +9,7 @@ from pathlib import Path
 
 from king.i18n import DEFAULT_LANGUAGE, parse_language
 from king.server.clock import ClockRules
-from king.server.store import Database
+from king.server.store.event_log import Database
 
 __all__ = ["ServerSettings", "split_address"]
 

@@ -25,12 +25,17 @@ from king.bots import strongest_bot
 from king.errors import KingError
 from king.jsontext import loads
 from king.rules import Rules
-from king.server.app import create_app
 from king.server.config import ServerSettings, split_address
-from king.server.database import open_store
-from king.server.lan import choose_address, interface_addresses, qr_terminal
-from king.server.lease import LeaseError, LeaseService
-from king.server.local_game import (
+from king.server.engine.preparing import PREPARING
+from king.server.http.app import create_app
+from king.server.http.lan import choose_address, interface_addresses, qr_terminal
+from king.server.logs import log_config
+from king.server.metrics import Metrics
+from king.server.relay.lease import LeaseError, LeaseService
+from king.server.relay.members import other_versions
+from king.server.store.database import open_store
+from king.server.store.event_log import EventStore, StoreError, StoreLockedError, describe
+from king.server.tables.local_game import (
     LOCAL_NAME,
     local_address,
     local_request,
@@ -38,13 +43,8 @@ from king.server.local_game import (
     read_note,
     write_note,
 )
-from king.server.logs import log_config
-from king.server.members import other_versions
-from king.server.metrics import Metrics
-from king.server.preparing import PREPARING
-from king.server.registry import Registry
-from king.server.shared import SharedTables
-from king.server.store import EventStore, StoreError, StoreLockedError, describe
+from king.server.tables.registry import Registry
+from king.server.tables.shared import SharedTables
 
 __all__ = [
     "ClientFaultFilter",
@@ -109,7 +109,7 @@ LOCAL_PORT = 8765
 
 def _url(sock: socket.socket) -> str:
     """The address to print for a bound socket; for every interface (0.0.0.0), the one
-    a phone on the home network reaches (:mod:`king.server.lan`), else this machine's."""
+    a phone on the home network reaches (:mod:`king.server.http.lan`), else this machine's."""
     host, port = sock.getsockname()[:2]
     if ":" in host:
         host = f"[{host}]"
@@ -247,7 +247,7 @@ def serve(
     log_level: str = "warning",
 ) -> None:
     """Serve tables until interrupted (Ctrl-C or SIGTERM).  The strongest bot and the
-    stand-in get ready in the background (:mod:`king.server.preparing`): the server
+    stand-in get ready in the background (:mod:`king.server.engine.preparing`): the server
     answers at once, and a table's bots start once they are ready.  Its log lines say
     when, how grave and where (:mod:`king.server.logs`), from ``log_level`` up; the
     access log is ``settings.access_log``."""

@@ -1,5 +1,5 @@
 // King's service worker, served at /sw.js with this build's manifest written in
-// (king.server.offline): it keeps the pages' small files on the first visit, and the
+// (king.server.http.offline): it keeps the pages' small files on the first visit, and the
 // large ones (Pyodide and the game's Python) only when the person asks to keep the game
 // for offline play (or installs the app), each in a cache named by the build.  Online,
 // every page and file comes from the server as before; only when the server cannot be

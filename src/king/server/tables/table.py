@@ -1,0 +1,1043 @@
+"""One table: its seats, its game, who is connected, and the bots that play.
+
+A table is the fold of its stored events.  A live action is checked by the core first,
+then appended to the event log, then applied with the very code that replays the log
+after a restart, and only then announced: so what the players were told is always what
+the log holds.  Everything here runs on the event loop; only bots think elsewhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+import time
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from king import messages
+from king.bots import bot_player_name
+from king.cards import Card, CardSet
+from king.errors import KingError
+from king.events import Dealt, Declared, Played, apply, from_json, to_json
+from king.game import Game, Phase
+from king.record import distinct_names, to_record
+from king.rules import Declaration, Rules
+from king.server.clock import Clock, ClockRules
+from king.server.config import ServerSettings
+from king.server.engine.analysis import engine_options
+from king.server.engine.autoplay import Autoplay
+from king.server.engine.hints import HintClient, TableHints
+from king.server.engine.players import BotRunner
+from king.server.protocol import (
+    SPEED_FACTORS,
+    ClockInfo,
+    ErrorMessage,
+    PublicEvent,
+    SeatInfo,
+    Speed,
+    TableInfo,
+)
+from king.server.store.event_log import EventStore, StoredEvent, StoreError, StoreFencedError, dumps
+from king.server.tables.messages import state_message
+from king.table_rules import refusal
+from king.texts import seat_name
+
+if TYPE_CHECKING:
+    from king.server.metrics import By, Metrics
+    from king.server.people.accounts import Account
+    from king.server.people.service import Profile
+    from king.server.relay.lease import Lease
+
+__all__ = [
+    "NOWHERE",
+    "ActionError",
+    "Client",
+    "Origin",
+    "Seat",
+    "Table",
+    "clean_name",
+    "hash_address",
+    "hash_token",
+]
+
+log = logging.getLogger("king.server")
+
+Kind = Literal["human", "bot"]
+Status = Literal["waiting", "playing", "over", "closed"]
+
+
+class ActionError(KingError, ValueError):
+    """An action the table refuses; ``code`` is a stable word, the message a sentence.
+    A move the rules forbid also has the rule's ``reason`` code and its ``params``."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        reason: str | None = None,
+        params: dict[str, str] | None = None,
+    ):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.params = params
+
+
+class Client(Protocol):
+    """A connection the table can tell things to (without waiting)."""
+
+    def send(self, text: str) -> None:
+        """Queue one message for this connection."""
+
+    def drop(self) -> None:
+        """Close the connection because the table has moved to another server process
+        (the client reconnects and finds it there)."""
+
+
+def hash_token(token: str) -> str:
+    """What the log keeps of a seat's token: its SHA-256, never the token itself."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def hash_address(address: str) -> str:
+    """What a table keeps of its creator's address: enough to count their open tables,
+    not the address itself."""
+    return hashlib.sha256(b"king-host:" + address.encode()).hexdigest()[:16]
+
+
+def clean_name(name: str) -> str:
+    """A display name without control characters or runs of spaces."""
+    visible = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
+    cleaned = " ".join(visible.split())
+    if not cleaned:
+        raise ActionError("invalid", "a name needs at least one visible character")
+    return cleaned[:32]
+
+
+@dataclass(slots=True)
+class Seat:
+    """One of the four seats: a person's (claimed with a token) or a bot's."""
+
+    number: int
+    kind: Kind
+    bot: str | None
+    name: str | None = None
+    token_hash: str | None = None
+    #: The account of the person who took the seat (None for a bot, or a game older
+    #: than accounts).
+    account: str | None = None
+    #: When the person was last connected (``time.monotonic``).
+    away_since: float = 0.0
+    #: Whether the person has come to the table since taking the seat (a friend who
+    #: just joined is on their way, not away; seats read back from the log have).
+    arrived: bool = True
+    #: Where the person sat from, at a rated table (hashes; see :class:`Origin`).
+    device: str | None = None
+    address: str | None = None
+
+    @property
+    def claimed(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    @property
+    def player_name(self) -> str:
+        """The name in the game record: the one the page shows for the seat, in English
+        (``rule bot 2``), so that two bots of one kind stay apart."""
+        if self.kind == "bot":
+            return bot_player_name(str(self.bot), self.number)
+        return self.name or f"seat {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a request to sit came from, as a rated table keeps it to seat one person
+    once: :func:`hash_address` of the client's address and a hash of its browser's
+    device cookie (None: not known)."""
+
+    address: str | None = None
+    device: str | None = None
+
+    @classmethod
+    def of(cls, address: str | None, device: str | None) -> Origin:
+        """The origin of a client's address and device cookie, hashed."""
+        return cls(
+            None if address is None else hash_address(address),
+            None
+            if not device
+            else hashlib.sha256(b"king-device:" + device.encode()).hexdigest()[:16],
+        )
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"address": self.address, "device": self.device}
+
+    @classmethod
+    def from_json(cls, data: object) -> Origin:
+        """What :meth:`to_json` wrote (anything else: nowhere known)."""
+        if not isinstance(data, dict):
+            return cls()
+        return cls(_text(data.get("address")), _text(data.get("device")))
+
+
+NOWHERE = Origin()
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+#: The shortest time between two quick reactions from one connection, in seconds.
+REACTION_GAP = 1.0
+
+#: The kinds of the log's events that are the game's own (:mod:`king.events`); the
+#: others are the table's: ``join``, ``start``, ``again``, ``close``.
+GAME_EVENTS = ("deal", "declare", "play")
+
+
+class Table:
+    """A table and its game, rebuilt from (and appended to) its event log."""
+
+    def __init__(
+        self,
+        table_id: str,
+        header: dict[str, Any],
+        created: float,
+        *,
+        store: EventStore,
+        settings: ServerSettings,
+        runner: BotRunner,
+    ) -> None:
+        self.id = table_id
+        self.created = created
+        self.store = store
+        self.settings = settings
+        self.runner = runner
+        self.rules = Rules.from_spec(header["rules"])
+        self.seed = int(header["seed"])
+        seats = header["seats"]
+        if not isinstance(seats, list) or len(seats) != 4:
+            raise ValueError("a table has four seats")
+        now = time.monotonic()
+        self.seats = [
+            Seat(n, "bot" if s["kind"] == "bot" else "human", s.get("bot"), away_since=now)
+            for n, s in enumerate(seats)
+        ]
+        #: Who created the table: a hash of the client's address (None: not known).
+        self.host: str | None = header.get("host")
+        #: The creator's name, as they gave it (shown to invitees).
+        self.by: str | None = header.get("by")
+        self.by_guest = header.get("by_guest") is True
+        #: Whether the person to act may ask the engine for a hint (set at creation).
+        self.hints = header.get("hints") is True
+        #: Whether the game counts for the ratings (set at creation).
+        self.rated = header.get("rated") is True
+        #: A rated table's move clock (its rules set at creation, in the header).
+        self.clock = (
+            Clock(ClockRules.from_json(header["clock"]), [s.kind == "human" for s in self.seats])
+            if "clock" in header
+            else None
+        )
+        #: What each seat shows beside its name (its page, its rating), kept fresh by
+        #: the registry.
+        self.profiles: dict[int, Profile] = {}
+        #: Called when the game has just ended, before the table says it is over (to
+        #: write its results).
+        self.on_over: Callable[[Table], None] | None = None
+        self._hints = (
+            TableHints(f"{table_id}:hints", runner, engine_options(settings))
+            if self.hints
+            else None
+        )
+        self.game = Game(self.rules, self.seed, auto_deal=False)
+        self.status: Status = "waiting"
+        #: When the table last saw a move, a join or a connection (``time.monotonic``).
+        self.last_active = now
+        #: The table where this finished game is played again (same seats, new deals).
+        self.next: str | None = None
+        #: The number of the next event (event 0 is the header).
+        self.seq = 1
+        self._clients: dict[Client, int | None] = {}
+        #: The bot speed each connection asked for (those that said nothing: normal).
+        self._speeds: dict[Client, Speed] = {}
+        #: When each connection last sent a quick reaction (``time.monotonic``).
+        self._reacted: dict[Client, float] = {}
+        self.autoplay = Autoplay(self)
+        self._broken: str | None = None
+        #: Set when a write failed in a way that may have kept it (see ``_record``).
+        self._unsure = False
+        self._closed = False
+        #: This process's lease on the table, when server processes share tables: every
+        #: write carries its fencing number and none is made once it has passed.
+        self.lease: Lease | None = None
+        #: Called (on the event loop, soon after) when the log refused a write because
+        #: another process has taken the table over.
+        self.on_lost: Callable[[Table], None] | None = None
+        #: Called when what :meth:`info` shows may have changed (to keep the shared
+        #: lobby up to date).
+        self.on_change: Callable[[Table], None] | None = None
+        #: The process's metrics, which count the moves made here (None: not counted).
+        self.metrics: Metrics | None = None
+
+    # -- building ---------------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        table_id: str,
+        *,
+        rules: Rules,
+        seed: int,
+        seats: Sequence[tuple[Kind, str | None]],
+        store: EventStore,
+        settings: ServerSettings,
+        runner: BotRunner,
+        host: str | None = None,
+        by: str | None = None,
+        by_guest: bool = False,
+        hints: bool = False,
+        rated: bool = False,
+        lease: Lease | None = None,
+    ) -> Table:
+        """A new table, written to the log (it starts once every seat is claimed).
+        ``host`` is the creator's :func:`hash_address`, to count their open tables;
+        ``lease`` this process's on it, when processes share tables."""
+        header: dict[str, Any] = {
+            "rules": rules.to_spec(),
+            "seed": seed,
+            "seats": [{"kind": kind, "bot": bot} for kind, bot in seats],
+        }
+        if host is not None:
+            header["host"] = host
+        if by is not None:
+            header["by"] = by
+        if by_guest:
+            header["by_guest"] = True
+        if hints:
+            header["hints"] = True
+        if rated:
+            header["rated"] = True
+        if rated and settings.local_player is None:
+            rules_of_clock = ClockRules(settings.clock_reserve, settings.clock_per_move)
+            header["clock"] = rules_of_clock.to_json()
+        created = store.create_table(table_id, header)
+        if lease is not None:
+            store.claim(table_id, lease.fence)
+        table = cls(table_id, header, created, store=store, settings=settings, runner=runner)
+        table.lease = lease
+        if all(seat.claimed for seat in table.seats):
+            table._start()
+        return table
+
+    @classmethod
+    def restore(
+        cls,
+        table_id: str,
+        events: Sequence[StoredEvent],
+        *,
+        store: EventStore,
+        settings: ServerSettings,
+        runner: BotRunner,
+        lease: Lease | None = None,
+    ) -> Table:
+        """The table as its events left it.  Raises :class:`StoreError` for a log that
+        does not replay (which is then left untouched for a person to look at).  With
+        ``lease``, its fencing number must already be the table's claim (taken before
+        the events were read, so that the previous owner can add none after them)."""
+        if not events or events[0].kind != "table":
+            raise StoreError(f"table {table_id}: the log does not start with the table")
+        try:
+            table = cls(
+                table_id,
+                events[0].data,
+                events[0].at,
+                store=store,
+                settings=settings,
+                runner=runner,
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise StoreError(f"table {table_id}: event 0 is not a table: {error}") from None
+        table.lease = lease
+        for event in events[1:]:
+            try:
+                table._apply(event.kind, event.data)
+                table._time(event.kind, event.data, event.at)
+            except (KeyError, TypeError, ValueError, IndexError) as error:
+                raise StoreError(
+                    f"table {table_id}: event {event.number} ({event.kind}) does not replay: "
+                    f"{error}"
+                ) from None
+            table.seq += 1
+        if table.status == "playing" and table.game.phase is Phase.DEALING:
+            # The server stopped between the last card of a deal and the next deal.
+            table._deal_next()
+        if table.game.is_over and table.writable:
+            table.store.set_status(table_id, "over")
+        return table
+
+    def _apply(self, kind: str, data: dict[str, Any]) -> None:
+        """Fold one event into the table: the only place where state changes."""
+        game = self.game
+        if kind in ("join", "token"):
+            self._apply_seat(kind, data)
+        elif kind == "start":
+            self.status = "playing"
+        elif kind in GAME_EVENTS:
+            # The game's own events: folded by the core, as a record's are.
+            apply(game, from_json(kind, data))
+            if game.is_over:
+                self.status = "over"
+        elif kind == "again":
+            if self.status != "over":
+                raise ValueError("only a finished game is played again")
+            self.next = str(data["table"])
+        elif kind == "resume":
+            pass  # a server brought the table back: only the clock hears of it
+        elif kind == "close":
+            if self.status in ("over", "closed"):
+                raise ValueError(f"a table that is {self.status} cannot be closed")
+            self.status = "closed"
+        else:
+            raise ValueError(f"unknown event kind {kind!r}")
+
+    def _apply_seat(self, kind: str, data: dict[str, Any]) -> None:
+        """A seat taken (``join``), or taken back by its account from another device
+        (``token``: a new token)."""
+        seat = self.seats[int(data["seat"])]
+        if kind == "token":
+            if seat.account is None or seat.token_hash is None:
+                raise ValueError(f"{seat_name(seat.number)} has no account to take it back")
+            seat.token_hash = str(data["token"])
+            return
+        if seat.kind != "human" or seat.token_hash is not None:
+            raise ValueError(f"{seat_name(seat.number)} cannot be joined")
+        seat.name = str(data["name"])
+        seat.token_hash = str(data["token"])
+        seat.account = _text(data.get("account"))
+        seat.device = _text(data.get("device"))
+        seat.address = _text(data.get("address"))
+
+    def _time(self, kind: str, data: dict[str, Any], at: float) -> None:
+        """Tell the clock of an event ``at`` (seconds since the epoch)."""
+        clock = self.clock
+        if clock is None:
+            return
+        if kind in ("declare", "play"):
+            clock.moved(int(data["seat"]), at)
+        elif kind in ("start", "deal", "resume"):
+            clock.turn_began(at)
+
+    def resume_clock(self) -> None:
+        """Start the turn in progress afresh (a server has just brought the table back:
+        the time it was away counts against nobody)."""
+        if self.clock is not None and self.status == "playing" and self.writable:
+            self._record("resume", {})
+
+    def clock_info(self) -> ClockInfo | None:
+        """The clock as a message shows it now."""
+        clock = self.clock
+        if clock is None:
+            return None
+        to_act = self.game.to_act if self.status == "playing" else None
+        due = None if to_act is None else clock.deadline(to_act)
+        return ClockInfo(
+            reserve=clock.rules.reserve,
+            per_move=clock.rules.per_move,
+            left=[
+                round(left, 1) if timed else None
+                for left, timed in zip(clock.left, clock.timed, strict=True)
+            ],
+            due_in=None if due is None else round(max(0.0, due - time.time()), 1),
+        )
+
+    def clock_due(self) -> float | None:
+        """When the stand-in moves for the person to act (seconds since the epoch), or
+        None (no clock, or a bot to act)."""
+        if self.clock is None or self.status != "playing":
+            return None
+        to_act = self.game.to_act
+        return None if to_act is None else self.clock.deadline(to_act)
+
+    def out_of_time(self, seat: int) -> bool:
+        """Whether ``seat`` is to act and its clock has run out (the stand-in moves)."""
+        if self.game.to_act != seat:
+            return False
+        due = self.clock_due()
+        return due is not None and time.time() >= due
+
+    @property
+    def always_finished(self) -> bool:
+        """A rated game at a server for many people (not the local ``king``, whose one
+        person may leave their game and come back to it another day): it has a clock,
+        its stand-ins play for the absent whether or not anyone is there, and it is
+        never closed as idle, so that leaving a game does not spare a rating."""
+        return self.rated and self.settings.local_player is None
+
+    @property
+    def writable(self) -> bool:
+        """Whether this process may write the table's log now: always, unless processes
+        share tables and this one's lease has passed."""
+        return self.lease is None or self.lease.valid()
+
+    def _append(self, kind: str, data: dict[str, Any], status: Status | None = None) -> None:
+        """Write the next event, as the table's owner if processes share tables."""
+        lease = self.lease
+        try:
+            if lease is not None and not lease.valid():
+                raise StoreFencedError(f"table {self.id}: this process's lease on it has passed")
+            self.store.append(
+                self.id, self.seq, kind, data, status, fence=None if lease is None else lease.fence
+            )
+        except StoreFencedError:
+            if self.on_lost is not None:
+                asyncio.get_running_loop().call_soon(self.on_lost, self)
+            raise
+
+    def _record(self, kind: str, data: dict[str, Any], status: Status | None = None) -> None:
+        """Append an event to the log, then apply it; a failed write changes nothing.
+
+        A write can fail after the database has kept it (a connection lost at the
+        commit): then the table reads its log back before it answers, and the event
+        counts as made exactly when it is there.  Until it could read the log, the table
+        takes no further event, so memory and log never part."""
+        self._catch_up()
+        number = self.seq
+        try:
+            self._append(kind, data, status)
+        except StoreFencedError:
+            raise
+        except StoreError:
+            self._unsure = True
+            found = {event.number: event for event in self._catch_up()}
+            mine = found.get(number)
+            if mine is None or (mine.kind, mine.data) != (kind, json.loads(dumps(data))):
+                raise
+            self.last_active = time.monotonic()
+            return
+        self.seq += 1
+        self._apply(kind, data)
+        self._time(kind, data, time.time())
+        self.last_active = time.monotonic()
+
+    def _catch_up(self) -> list[StoredEvent]:
+        """After a write whose fate was unknown, fold in what the log holds beyond what
+        the table has applied, and return it (raises :class:`StoreError` while the log
+        cannot be read)."""
+        if not self._unsure:
+            return []
+        events = self.store.events(self.id)[self.seq :]
+        for event in events:
+            self._apply(event.kind, event.data)
+            self._time(event.kind, event.data, event.at)
+            self.seq += 1
+        self._unsure = False
+        if events:
+            log.warning("table %s: read %d event(s) back from its log", self.id, len(events))
+        return events
+
+    def _deal_next(self) -> None:
+        """Deal the next deal from the game's seed and log its hands."""
+        self.game.deal_cards()
+        try:
+            self._append("deal", self._dealt())
+        except StoreError as error:
+            # The game has dealt but the log has not: refuse moves until the deal is
+            # logged (tried again every second: the database may be restarting).
+            self._broken = str(error)
+            log.error("table %s waits for its log: %s", self.id, error)
+            with contextlib.suppress(RuntimeError):  # no loop: a restart mends it
+                asyncio.get_running_loop().call_later(1.0, self._retry_deal)
+            return
+        self.seq += 1
+        if self.on_change is not None:
+            self.on_change(self)
+
+    def _dealt(self) -> dict[str, Any]:
+        """The log's record of the deal the game has just dealt."""
+        game = self.game
+        masks = game.dealt_masks
+        assert masks is not None
+        hands = tuple(CardSet(m) for m in masks)
+        return to_json(Dealt(game.declarer, (hands[0], hands[1], hands[2], hands[3])))
+
+    def _retry_deal(self) -> None:
+        """Log the deal that could not be logged, if the log can be written now (and
+        had not kept it after all), then let play go on."""
+        if self._broken is None or self._closed:
+            return
+        try:
+            logged = self.store.events(self.id)[self.seq :]
+            if not logged:
+                self._append("deal", self._dealt())
+        except StoreError:
+            asyncio.get_running_loop().call_later(1.0, self._retry_deal)
+            return
+        log.warning("table %s: its deal is logged now; play goes on", self.id)
+        self._broken = None
+        self.seq += 1
+        if self.on_change is not None:
+            self.on_change(self)
+        self._broadcast_state(PublicEvent(kind="resume"))
+        self.autoplay.kick()
+
+    # -- joining and connections ----------------------------------------------------------
+
+    def seat_for(
+        self, name: str, seat: int | None, account: Account | None = None, origin: Origin = NOWHERE
+    ) -> tuple[int, str]:
+        """The seat :meth:`claim` would give and the name it would sit under, or the
+        :class:`ActionError` it would raise; changes nothing.  A registered ``account``
+        sits under its own name.  A rated table seats only registered players, each
+        once, and one person once: not a second seat for a browser (``origin.device``)
+        or, with ``rated_seats_per_address``, an address that has that many."""
+        name = clean_name(name)
+        if account is not None and account.registered and account.name is not None:
+            name = account.name
+        if self.rated:
+            self._one_person_one_seat(account, origin)
+        if self.status == "closed":
+            raise ActionError("closed", "this table was closed after a long time without play")
+        if self.status != "waiting":
+            raise ActionError("started", "the game has started: every seat is taken")
+        if seat is None:
+            free = [s.number for s in self.seats if not s.claimed]
+            if not free:
+                raise ActionError("full", "every seat at this table is taken")
+            seat = free[0]
+        target = self.seats[seat]
+        if target.kind == "bot":
+            raise ActionError("bot_seat", f"{seat_name(seat)} is played by a bot")
+        if target.claimed:
+            raise ActionError("seat_taken", f"{seat_name(seat)} is already taken")
+        return seat, name
+
+    def _one_person_one_seat(self, account: Account | None, origin: Origin) -> None:
+        if account is None or not account.registered:
+            raise ActionError(
+                "account_needed", "a rated table seats registered players: log in first"
+            )
+        if any(s.account == account.id for s in self.seats):
+            raise ActionError("seated", "you already have a seat at this rated table")
+        if origin.device is not None and any(s.device == origin.device for s in self.seats):
+            raise ActionError(
+                "seated",
+                "this browser already has a seat at this rated table: one person, one seat",
+            )
+        most = self.settings.rated_seats_per_address
+        if most is not None and origin.address is not None:
+            held = sum(1 for s in self.seats if s.address == origin.address)
+            if held >= most:
+                raise ActionError(
+                    "seated",
+                    "your address already has a seat at this rated table: one person, one "
+                    "seat (a server may allow more with --rated-seats-per-address)",
+                )
+
+    def claim(
+        self, name: str, seat: int | None, account: Account | None = None, origin: Origin = NOWHERE
+    ) -> tuple[int, str]:
+        """Give a free person's seat to ``name`` (see :meth:`seat_for`); returns the
+        seat and its secret token."""
+        seat, name = self.seat_for(name, seat, account, origin)
+        target = self.seats[seat]
+        token = secrets.token_urlsafe(24)
+        joined: dict[str, Any] = {"seat": seat, "name": name, "token": hash_token(token)}
+        if account is not None:
+            joined["account"] = account.id
+        if self.rated:  # kept (as hashes) to seat one person once
+            joined.update(
+                {key: value for key, value in origin.to_json().items() if value is not None}
+            )
+        self._record("join", joined)
+        target.away_since = time.monotonic()
+        target.arrived = False
+        if all(s.claimed for s in self.seats):
+            self._start()
+        else:
+            self.announce_table()
+        return seat, token
+
+    def take_back(self, account: str) -> tuple[int, str]:
+        """The seat ``account`` took at this unfinished table, with a new token (for a
+        person who comes back on another device); the old token stops working and its
+        connections are told so and closed.  Returns the seat and the token."""
+        mine = [s for s in self.seats if s.account == account and s.token_hash is not None]
+        if not mine:
+            raise ActionError("not_your_seat", "your account has no seat at this table")
+        if not self.is_open:
+            raise ActionError("game_over", "the game is over: there is no seat to take back")
+        seat = mine[0]
+        token = secrets.token_urlsafe(24)
+        self._record("token", {"seat": seat.number, "token": hash_token(token)})
+        replaced = ErrorMessage(
+            code="replaced",
+            message="this seat is now played on another device (taken back by its account)",
+        ).model_dump_json()
+        for client, at in list(self._clients.items()):
+            if at == seat.number:
+                client.send(replaced)
+                self.detach(client)
+                client.drop()
+        return seat.number, token
+
+    def _start(self) -> None:
+        self._record("start", {}, status="playing")
+        self._deal_next()
+        self.announce_table()
+        self._broadcast_state(PublicEvent(kind="start"))
+        self.autoplay.kick()
+
+    def authenticate(self, token: str) -> int | None:
+        """The seat this token was given for, or ``None``."""
+        digest = hash_token(token)
+        for seat in self.seats:
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                return seat.number
+        return None
+
+    def attach(self, client: Client, seat: int | None) -> None:
+        """Connect a player (``seat``) or a spectator (``None``) and tell them where
+        the table stands.  A returning person takes their seat back from a stand-in."""
+        if self._closed:  # given up meanwhile (its lease passed): to be found elsewhere
+            raise ActionError(
+                "moved", "this table has moved to another server process: reconnect to play on"
+            )
+        if seat is None and self.spectators >= self.settings.max_spectators:
+            raise ActionError("full", "this table has as many spectators as it can take")
+        speed = self.speed
+        try:
+            self._catch_up()  # a write's fate unknown: the log says what was made
+        except StoreError as error:
+            log.error("table %s: %s", self.id, error)
+        self._clients[client] = seat
+        self.last_active = time.monotonic()
+        if seat is not None:
+            self.seats[seat].arrived = True
+        welcome = messages.welcome(
+            "spectator" if seat is None else "player",
+            seat,
+            self.info().model_dump(),
+            round(self.bot_pause * 1000),
+            self.settings.away_after,
+            self.speed,
+        )
+        client.send(messages.dumps(welcome))
+        if self.status != "waiting":
+            event = PublicEvent(kind="resume")
+            client.send(state_message(self.game, seat, self.seq, event, self.clock_info()))
+        self.announce_table()
+        if self.speed != speed:
+            self._announce_pace()
+        self.autoplay.watch_absences()
+        self.autoplay.kick()
+
+    def detach(self, client: Client) -> None:
+        """Forget a connection; a person who has no connection left is away from now."""
+        if client not in self._clients:
+            return
+        speed = self.speed
+        seat = self._clients.pop(client)
+        self._speeds.pop(client, None)
+        self._reacted.pop(client, None)
+        if self._hints is not None:
+            self._hints.forget(client)
+        self.last_active = time.monotonic()
+        if seat is not None and not self.connected(seat):
+            self.seats[seat].away_since = time.monotonic()
+        if not self._closed:
+            self.announce_table()
+            self.autoplay.watch_absences()
+            if self.speed != speed:
+                self._announce_pace()
+
+    # -- the bots' speed ------------------------------------------------------------
+
+    @property
+    def speed(self) -> Speed:
+        """How fast the bots move: the slowest choice of the people seated and connected,
+        or of the spectators while nobody sits (nobody is hurried past what they follow)."""
+        seated = [c for c, seat in self._clients.items() if seat is not None]
+        asking = seated or list(self._clients)
+        if not asking:
+            return "normal"
+        return max(
+            (self._speeds.get(client, "normal") for client in asking),
+            key=lambda speed: SPEED_FACTORS[speed],
+        )
+
+    @property
+    def bot_pause(self) -> float:
+        """Seconds a bot waits before it moves, at the table's speed now."""
+        return self.settings.bot_pause * SPEED_FACTORS[self.speed]
+
+    def set_speed(self, client: Client, speed: Speed) -> None:
+        """Note the speed a connection asks for; everyone hears the table's new pace
+        when it changes, and the asker always hears it."""
+        before = self.speed
+        self._speeds[client] = speed
+        if self.speed != before:
+            self._announce_pace()
+        else:
+            client.send(self._pace_message())
+
+    def _pace_message(self) -> str:
+        return messages.dumps(messages.pace(self.speed, round(self.bot_pause * 1000)))
+
+    def _announce_pace(self) -> None:
+        text = self._pace_message()
+        for client in list(self._clients):
+            client.send(text)
+
+    def react(self, client: Client, seat: int, phrase: str) -> None:
+        """Show everyone at a table of friends a person's quick reaction (one of the
+        fixed :data:`~king.messages.REACTIONS`), at most one a second per connection."""
+        if phrase not in messages.REACTIONS:
+            known = ", ".join(messages.REACTIONS)
+            raise ActionError("invalid", f"phrase: one of {known}, not {phrase[:20]!r}")
+        if sum(s.kind == "human" for s in self.seats) < 2:
+            raise ActionError("no_friends", "reactions are for a table of friends")
+        now = time.monotonic()
+        if now - self._reacted.get(client, -1e9) < REACTION_GAP:
+            raise ActionError("too_fast", "one reaction a second: wait a moment")
+        self._reacted[client] = now
+        text = messages.dumps(messages.reaction(seat, phrase))
+        for other in list(self._clients):
+            other.send(text)
+
+    def is_attached(self, client: Client) -> bool:
+        """Whether this connection is still at the table (a seat taken back from
+        another device detaches the old one's connections)."""
+        return client in self._clients
+
+    def connected(self, seat: int) -> bool:
+        """Whether a person is connected to ``seat`` now."""
+        return any(s == seat for s in self._clients.values())
+
+    def connections(self) -> list[Client]:
+        """Every connection to the table now (players and spectators)."""
+        return list(self._clients)
+
+    @property
+    def has_clients(self) -> bool:
+        return bool(self._clients)
+
+    @property
+    def spectators(self) -> int:
+        return sum(1 for s in self._clients.values() if s is None)
+
+    # -- acting -----------------------------------------------------------------------
+
+    def act(self, seat: int, action: Declaration | Card, by: By = "person") -> None:
+        """Declare or play for ``seat``, if it is that seat's turn and the rules allow
+        it; otherwise raise :class:`ActionError` and change nothing.  ``by``: a person
+        or a bot, as the metrics count it."""
+        if self._broken is not None:
+            raise ActionError(
+                "unavailable", "the game's log cannot be written just now: reconnecting"
+            )
+        if self.status == "waiting":
+            raise ActionError("not_started", "the game has not started: seats are still free")
+        if self.status == "over":
+            raise ActionError("game_over", "the game is over")
+        if self.status == "closed":
+            raise ActionError("closed", "this table was closed after a long time without play")
+        refused = refusal(self.game, seat, action)
+        if refused is not None:
+            raise ActionError(refused.code, refused.message, refused.reason, refused.params or None)
+        try:
+            if isinstance(action, Declaration):
+                event = self._declare(seat, action)
+            else:
+                event = self._play(seat, action)
+        except StoreFencedError:
+            raise ActionError(
+                "moved", "this table has moved to another server process: reconnect to play on"
+            ) from None
+        except StoreError as error:
+            log.error("table %s: %s", self.id, error)
+            if self._unsure:  # the log could not be read back: nobody can say yet
+                raise ActionError(
+                    "unavailable", "the server could not confirm the move: reconnecting"
+                ) from None
+            raise ActionError(
+                "unavailable", "the move could not be saved, so it was not made: reconnecting"
+            ) from None
+        self._count(action, by)
+        self._broadcast_state(event)
+        if self.game.is_over:
+            self.announce_table()
+            self.autoplay.close_bots()
+            if self._hints is not None:
+                self._hints.close()
+        self.autoplay.kick()
+
+    def _count(self, action: Declaration | Card, by: By) -> None:
+        """Count a move made (in the log now) for the metrics."""
+        if self.metrics is not None:
+            self.metrics.moved("declare" if isinstance(action, Declaration) else "play", by)
+
+    def ask_hint(self, client: HintClient, seat: int) -> None:
+        """Have the engine value each legal choice of ``seat`` from its view, for
+        ``client`` alone; refused unless the table has hints and it is that seat's turn."""
+        if self._hints is None:
+            raise ActionError(
+                "hints_off", "this table plays without hints: they are chosen when it is created"
+            )
+        if self.status != "playing" or self._closed:
+            raise ActionError("not_playing", "hints are given while the game is played")
+        to_act = self.game.to_act
+        if to_act != seat:
+            raise ActionError(
+                "not_your_turn", f"a hint is for the seat to act: {seat_name(to_act)}"
+            )
+        self._hints.ask(self.game, seat, client)
+
+    def _declare(self, seat: int, declaration: Declaration) -> PublicEvent:
+        data = to_json(Declared(seat, declaration))
+        self._record("declare", data)
+        return PublicEvent(
+            kind="declare", seat=seat, contract=data["contract"], trump=data["trump"]
+        )
+
+    def _play(self, seat: int, card: Card) -> PublicEvent:
+        deal = self.game.deal
+        assert deal is not None  # refusal() has checked
+        tricks = deal.trick_count
+        self._record("play", to_json(Played(seat, card)))
+        winner = deal.tricks[-1].winner if deal.trick_count > tricks else None
+        if self.game.is_over:
+            if self.on_over is not None:
+                self.on_over(self)
+            self._set_status("over")
+        elif self.game.phase is Phase.DEALING:
+            self._deal_next()
+        return PublicEvent(
+            kind="play", seat=seat, card=str(card), winner=winner, deal_over=deal.is_over
+        )
+
+    def _set_status(self, status: Status) -> None:
+        self.status = status
+        if not self.writable:
+            return
+        try:
+            self.store.set_status(self.id, status)
+        except StoreError as error:  # the events hold the truth; a restart mends this
+            log.error("table %s: %s", self.id, error)
+
+    @property
+    def accepts_moves(self) -> bool:
+        """Whether the game is in play and its log can be written."""
+        return self.status == "playing" and self._broken is None and not self._closed
+
+    def act_for_bot(self, seat: int, action: Declaration | Card) -> None:
+        """A bot's move: the same checks as a person's; a refusal is only logged."""
+        try:
+            self.act(seat, action, by="bot")
+        except ActionError as error:
+            log.warning("table %s: seat %d's bot was refused: %s", self.id, seat, error)
+
+    def seat_requests(self) -> list[tuple[Kind, str | None]]:
+        """The seats as a new table with the same players would ask for them."""
+        return [(s.kind, s.bot) for s in self.seats]
+
+    def note_again(self, table_id: str) -> None:
+        """Log that this finished game goes on at ``table_id`` and tell everyone here."""
+        self._record("again", {"table": table_id})
+        self.announce_table()
+
+    def close_idle(self) -> None:
+        """Close the unfinished game for good (it has been idle too long): logged as a
+        ``close`` event, so that its record stays and a restart leaves it closed."""
+        self._record("close", {"reason": "idle"}, status="closed")
+        self.autoplay.close_bots()
+        if self._hints is not None:
+            self._hints.close()
+        self.runner.forget(self.id)
+        self.announce_table()
+
+    def idle_for(self, now: float) -> float:
+        """Seconds since the last move, join or connection; 0 while someone is here."""
+        return 0.0 if self._clients else now - self.last_active
+
+    @property
+    def is_open(self) -> bool:
+        """Waiting for players or in play (not over, not closed)."""
+        return self.status in ("waiting", "playing")
+
+    def close(self) -> None:
+        """Stop the table's bot and timers (at shutdown); the log keeps everything."""
+        self._closed = True
+        self.autoplay.close()
+        if self._hints is not None:
+            self._hints.close()
+
+    # -- telling people ---------------------------------------------------------------
+
+    def info(self) -> TableInfo:
+        """The table as the lobby and everyone at it may see it."""
+        seats = [
+            SeatInfo(
+                seat=s.number,
+                kind=s.kind,
+                name=s.name,
+                bot=s.bot,
+                claimed=s.claimed,
+                connected=s.kind == "human" and self.connected(s.number),
+                stand_in=self.autoplay.stands_in(s),
+                stand_in_in=self.autoplay.stand_in_due(s),
+                joining=s.kind == "human" and s.claimed and not s.arrived,
+                player=profile.player if profile is not None else None,
+                rating=profile.rating if profile is not None else None,
+                provisional=profile.provisional if profile is not None else False,
+                guest=s.kind == "human"
+                and s.claimed
+                and (profile is None or profile.player is None),
+            )
+            for s in self.seats
+            for profile in (self.profiles.get(s.number),)
+        ]
+        return TableInfo(
+            id=self.id,
+            status=self.status,
+            rules=self.rules.to_spec(),
+            toggles=self.rules.toggles_on,
+            seats=seats,
+            spectators=self.spectators,
+            deal=self.game.deal_number,
+            created=self.created,
+            by=self.by,
+            by_guest=self.by_guest,
+            next=self.next,
+            hints=self.hints,
+            rated=self.rated,
+            clock=self.clock_info(),
+        )
+
+    def record(self) -> dict[str, Any]:
+        """The game as a ``king-record/1`` object."""
+        return to_record(self.game, distinct_names([s.player_name for s in self.seats]))
+
+    def announce_table(self) -> None:
+        """Tell everyone connected who sits where now."""
+        if self.on_change is not None:
+            self.on_change(self)
+        if not self._clients:
+            return
+        text = messages.dumps(messages.table(self.info().model_dump()))
+        for client in list(self._clients):
+            client.send(text)
+
+    def _broadcast_state(self, event: PublicEvent) -> None:
+        texts: dict[int | None, str] = {}
+        clock = self.clock_info()
+        for client, seat in list(self._clients.items()):
+            text = texts.get(seat)
+            if text is None:
+                text = texts[seat] = state_message(self.game, seat, self.seq, event, clock)
+            client.send(text)
