@@ -16,6 +16,7 @@ from king.errors import KingError
 from king.messages import MAX_MESSAGE_BYTES, MessageError, read_envelope
 
 __all__ = [
+    "ProtocolModel",
     "PROTOCOL_VERSION",
     "MAX_MESSAGE_BYTES",
     "ProtocolError",
@@ -87,7 +88,9 @@ class ProtocolError(KingError, ValueError):
         self.about = about
 
 
-class _Model(BaseModel):
+class ProtocolModel(BaseModel):
+    """The base of every message: frozen, no unknown fields, no type coercion."""
+
     # Strict: a boolean is not a number, a float not an integer, a string not either.
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -95,7 +98,7 @@ class _Model(BaseModel):
 # -- client -> server -------------------------------------------------------------------
 
 
-class HelloMessage(_Model):
+class HelloMessage(ProtocolModel):
     """Claim a seat with the token that joining it gave (first message of a player)."""
 
     v: Literal[1]
@@ -103,14 +106,14 @@ class HelloMessage(_Model):
     token: Annotated[str, Field(min_length=1, max_length=128)]
 
 
-class WatchMessage(_Model):
+class WatchMessage(ProtocolModel):
     """Watch the table as a spectator: the table's public view, no hand."""
 
     v: Literal[1]
     type: Literal["watch"]
 
 
-class DeclareMessage(_Model):
+class DeclareMessage(ProtocolModel):
     """The declarer's choice: a contract id, and the trump suit for ``trumps``."""
 
     v: Literal[1]
@@ -119,7 +122,7 @@ class DeclareMessage(_Model):
     trump: Suit | None = None
 
 
-class PlayMessage(_Model):
+class PlayMessage(ProtocolModel):
     """Play a card of the seat's hand, written ``QS``, ``TH`` or ``10H``."""
 
     v: Literal[1]
@@ -133,7 +136,7 @@ Speed = Literal["fast", "normal", "slow"]
 SPEED_FACTORS: dict[str, float] = {"fast": 0.3, "normal": 1.0, "slow": 2.0}
 
 
-class SpeedMessage(_Model):
+class SpeedMessage(ProtocolModel):
     """How fast this person would like the bots to move (answered by ``pace``)."""
 
     v: Literal[1]
@@ -141,7 +144,7 @@ class SpeedMessage(_Model):
     speed: Speed
 
 
-class HintRequestMessage(_Model):
+class HintRequestMessage(ProtocolModel):
     """Ask the engine what each legal choice is worth now (a table with hints on, the
     seat to act); answered by ``hint``, to this connection only."""
 
@@ -149,7 +152,7 @@ class HintRequestMessage(_Model):
     type: Literal["hint"]
 
 
-class ReactMessage(_Model):
+class ReactMessage(ProtocolModel):
     """A quick reaction at a table of friends: one of :data:`king.messages.REACTIONS`,
     shown to everyone at the table as ``reaction``."""
 
@@ -158,7 +161,7 @@ class ReactMessage(_Model):
     phrase: Annotated[str, Field(min_length=1, max_length=20)]
 
 
-class PingMessage(_Model):
+class PingMessage(ProtocolModel):
     """Ask for a ``pong`` (keeps proxies from closing an idle socket)."""
 
     v: Literal[1]
@@ -209,7 +212,7 @@ def parse_client_message(data: str | bytes) -> ClientMessage:
 # -- the pieces of server messages ------------------------------------------------------
 
 
-class SeatInfo(_Model):
+class SeatInfo(ProtocolModel):
     """Who sits in a seat, as everyone at the table may know it."""
 
     seat: int
@@ -239,7 +242,7 @@ class SeatInfo(_Model):
     guest: bool = False
 
 
-class TableInfo(_Model):
+class TableInfo(ProtocolModel):
     """A table as the lobby and the players see it."""
 
     id: str
@@ -267,14 +270,14 @@ class TableInfo(_Model):
     clock: ClockInfo | None = None
 
 
-class TrickCard(_Model):
+class TrickCard(ProtocolModel):
     """One card of the trick in progress."""
 
     seat: int
     card: str
 
 
-class TrickInfo(_Model):
+class TrickInfo(ProtocolModel):
     """A completed trick: who led, the four cards in playing order, who won it."""
 
     leader: int
@@ -282,7 +285,7 @@ class TrickInfo(_Model):
     winner: int
 
 
-class ResultInfo(_Model):
+class ResultInfo(ProtocolModel):
     """A finished deal's contract and each seat's points."""
 
     declarer: int
@@ -318,7 +321,7 @@ class GameView(BaseModel):
     results: list[ResultInfo]
 
 
-class PublicEvent(_Model):
+class PublicEvent(ProtocolModel):
     """What just happened, as everyone saw it (never a hidden card)."""
 
     kind: Literal["start", "declare", "play", "resume"]
@@ -332,7 +335,7 @@ class PublicEvent(_Model):
     deal_over: bool = False
 
 
-class DeclarationChoice(_Model):
+class DeclarationChoice(ProtocolModel):
     """One of the ten declarations, for the declarer: allowed or not, and why not.
 
     ``why`` is a stable word for translations: ``trumps_done`` (two Trumps declared),
@@ -350,7 +353,7 @@ class DeclarationChoice(_Model):
 # -- server -> client -------------------------------------------------------------------
 
 
-class WelcomeMessage(_Model):
+class WelcomeMessage(ProtocolModel):
     """The answer to ``hello`` or ``watch``: your role, your seat and the table."""
 
     v: Literal[1] = 1
@@ -366,7 +369,7 @@ class WelcomeMessage(_Model):
     speed: Speed = "normal"
 
 
-class PaceMessage(_Model):
+class PaceMessage(ProtocolModel):
     """The bots' speed at this table: the slowest that a connected person asked for (the
     seated people's, or the spectators' when nobody sits), and the pause it gives."""
 
@@ -376,7 +379,7 @@ class PaceMessage(_Model):
     bot_pause_ms: int
 
 
-class ReactionMessage(_Model):
+class ReactionMessage(ProtocolModel):
     """A person's quick reaction (``react``), for everyone at the table: the seat and
     the phrase's id, which each page shows in its own language."""
 
@@ -386,7 +389,7 @@ class ReactionMessage(_Model):
     phrase: str
 
 
-class HintChoice(_Model):
+class HintChoice(ProtocolModel):
     """One legal choice as the engine values it: ``value`` the seat's expected points
     for the deal, ``loss`` what it gives up against the best (over the same worlds)."""
 
@@ -397,7 +400,7 @@ class HintChoice(_Model):
     loss_error: float
 
 
-class HintMessage(_Model):
+class HintMessage(ProtocolModel):
     """The engine's evaluation for the seat to act, from that seat's view only, at the
     position named by ``deal`` and ``plays`` (cards played in it so far)."""
 
@@ -410,7 +413,7 @@ class HintMessage(_Model):
     choices: list[HintChoice]
 
 
-class TableMessage(_Model):
+class TableMessage(ProtocolModel):
     """The table changed: someone joined, connected, left, or a stand-in took over."""
 
     v: Literal[1] = 1
@@ -418,7 +421,7 @@ class TableMessage(_Model):
     table: TableInfo
 
 
-class TakenInfo(_Model):
+class TakenInfo(ProtocolModel):
     """What each seat took in one deal: the deal being played or, between deals, the one
     just finished (``deal`` says which, 0-based).  ``cards`` are the contract's penalty
     cards each seat took, in playing order (empty in Trumps, No Tricks and No Last Two,
@@ -432,7 +435,7 @@ class TakenInfo(_Model):
     cards: list[list[str]]
 
 
-class BoardEntry(_Model):
+class BoardEntry(ProtocolModel):
     """One declaration on the contract board: in which deal (0-based), by whom."""
 
     deal: int
@@ -440,7 +443,7 @@ class BoardEntry(_Model):
     trump: SuitText | None
 
 
-class BoardLine(_Model):
+class BoardLine(ProtocolModel):
     """One contract on the game's board: the deals it was declared in (the one being
     played included) and, for a negative contract, how often it may still be declared
     (``left``; null for Trumps, which each player owes instead: ``obligations``)."""
@@ -450,7 +453,7 @@ class BoardLine(_Model):
     left: int | None
 
 
-class ClockInfo(_Model):
+class ClockInfo(ProtocolModel):
     """A rated table's move clock (docs/players.md): each person's ``reserve`` for the
     game and the ``per_move`` free seconds of every turn; what each seat has ``left``
     of its reserve (null for a bot's seat), and for the seat to act the seconds until
@@ -462,7 +465,7 @@ class ClockInfo(_Model):
     due_in: float | None = None
 
 
-class StateMessage(_Model):
+class StateMessage(ProtocolModel):
     """The game as this connection may see it, after the event in ``event``.
 
     ``seq`` counts the table's stored events, so a client can tell new from old.
@@ -489,7 +492,7 @@ class StateMessage(_Model):
     clock: ClockInfo | None = None
 
 
-class ErrorMessage(_Model):
+class ErrorMessage(ProtocolModel):
     """A message was refused; nothing changed.  ``about`` is the refused message's type.
 
     For a card or declaration the rules forbid (``code`` ``illegal``), ``reason`` names
@@ -507,7 +510,7 @@ class ErrorMessage(_Model):
     params: dict[str, str] | None = None
 
 
-class PongMessage(_Model):
+class PongMessage(ProtocolModel):
     """The answer to ``ping``."""
 
     v: Literal[1] = 1
@@ -522,14 +525,14 @@ ServerMessage = (
 # -- HTTP -------------------------------------------------------------------------------
 
 
-class SeatRequest(_Model):
+class SeatRequest(ProtocolModel):
     """A seat of a new table: for a person, or for a bot (by its registered name)."""
 
     kind: Literal["human", "bot"]
     bot: Annotated[str, Field(min_length=1, max_length=60)] | None = None
 
 
-class CreateTableRequest(_Model):
+class CreateTableRequest(ProtocolModel):
     """``POST /api/tables``: the rules, the four seats, and the creator's seat."""
 
     rules: Annotated[str, Field(max_length=20)] | dict[str, bool | str] = "classic"
@@ -545,20 +548,20 @@ class CreateTableRequest(_Model):
     rated: bool = False
 
 
-class AgainRequest(_Model):
+class AgainRequest(ProtocolModel):
     """``POST /api/tables/{id}/again``: a seat's token at the finished table."""
 
     token: Annotated[str, Field(min_length=1, max_length=128)]
 
 
-class JoinRequest(_Model):
+class JoinRequest(ProtocolModel):
     """``POST /api/tables/{id}/join``: a name, and a seat (the first free one if null)."""
 
     name: Name
     seat: Annotated[int, Field(ge=0, le=3)] | None = None
 
 
-class SeatClaim(_Model):
+class SeatClaim(ProtocolModel):
     """A claimed seat: keep the token secret; it is the only way to act for the seat."""
 
     table: str
@@ -568,14 +571,14 @@ class SeatClaim(_Model):
     invite: str
 
 
-class LobbyInfo(_Model):
+class LobbyInfo(ProtocolModel):
     """``GET /api/tables``: tables open or in play, and recently finished ones."""
 
     open: list[TableInfo]
     finished: list[TableInfo]
 
 
-class BotInfoModel(_Model):
+class BotInfoModel(ProtocolModel):
     """A bot that a seat may be given.  A level (``level`` true) is offered to people
     first, by name, beside what it was measured at (docs/bots.md): ``vs_rule``, its
     points per deal above par against three ``rule`` bots, ± ``interval`` (95%)."""
@@ -592,7 +595,7 @@ class BotInfoModel(_Model):
     rated: bool = False
 
 
-class PageStrings(_Model):
+class PageStrings(ProtocolModel):
     """``GET /api/i18n``: the language chosen, the shipped languages (each named in
     itself) and every message the page may show in that language."""
 
@@ -601,7 +604,7 @@ class PageStrings(_Model):
     messages: dict[str, str]
 
 
-class Health(_Model):
+class Health(ProtocolModel):
     """``GET /api/live`` (and ``GET /api/health``, its older name): the process answers.
     It says nothing of the database or Redis: :class:`Ready` does."""
 
@@ -610,7 +613,7 @@ class Health(_Model):
     protocol: int
 
 
-class Ready(_Model):
+class Ready(ProtocolModel):
     """``GET /api/ready`` (200, or 503 when not ``ready``): whether each part this
     process needs answers (``database``, and ``redis`` when it shares tables), ``ok``
     or a short reason, and which failed."""
@@ -620,7 +623,7 @@ class Ready(_Model):
     checks: dict[str, str]
 
 
-class Preparing(_Model):
+class Preparing(ProtocolModel):
     """``GET /api/preparing``: the computer players getting ready (the local game's
     first start compiles the search bot): ``step`` of ``steps`` done, ``seconds`` since
     it began, and whether it compiles rather than loads an earlier run's work."""
@@ -632,7 +635,7 @@ class Preparing(_Model):
     compiling: bool
 
 
-class SiteInfo(_Model):
+class SiteInfo(ProtocolModel):
     """``GET /api/site``: where people reach this server.  ``public_url`` (null: the
     address the page was opened at) is the base of invitation links; ``lan_url`` the
     address a phone on the home network opens (``king --lan``); ``phone_url`` the one

@@ -12,7 +12,7 @@ import threading
 import urllib.request
 import webbrowser
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import FrameType
 from wsgiref.simple_server import WSGIServer
@@ -29,6 +29,7 @@ from king.server.config import ServerSettings, split_address
 from king.server.engine.preparing import PREPARING
 from king.server.http.app import create_app
 from king.server.http.lan import choose_address, interface_addresses, qr_terminal
+from king.server.http.services import running
 from king.server.logs import log_config
 from king.server.metrics import Metrics
 from king.server.relay.lease import LeaseError, LeaseService
@@ -44,7 +45,6 @@ from king.server.tables.local_game import (
     write_note,
 )
 from king.server.tables.registry import Registry
-from king.server.tables.shared import SharedTables
 
 __all__ = [
     "ClientFaultFilter",
@@ -178,7 +178,8 @@ class _Server(uvicorn.Server):
         self._handing_over = False
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        shared: SharedTables | None = getattr(self._app.state, "shared", None)
+        parts = running(self._app)
+        shared = parts.shared if parts is not None else None
         if shared is None or self._handing_over:
             super().handle_exit(sig, frame)
             return
@@ -319,17 +320,22 @@ def run_local(
             "the local game keeps its games in a SQLite file; a postgresql:// database "
             "is for king serve"
         )
-    saved = settings.db.with_name("local-table.json")
-    running = settings.db.with_name("local-server.json")
+    game = _LocalStart(
+        saved=settings.db.with_name("local-table.json"),
+        running=settings.db.with_name("local-server.json"),
+        bots=bots,
+        rules=rules,
+        new=new,
+        hints=hints,
+        language=language,
+        asked=asked,
+        echo=echo,
+        open_browser=open_browser,
+    )
     try:
         store = open_store(settings.db, durable=settings.durable)
     except StoreLockedError as error:
-        address = _join_running(running, saved, bots, rules, new, language, hints)
-        if address is None:
-            raise ServeError(str(error)) from None
-        echo(f"king: king is already running; your table is at {address}")
-        if open_browser:
-            webbrowser.open(address)
+        game.join_running(error)
         return
     except StoreError as error:
         raise ServeError(str(error)) from None
@@ -338,27 +344,86 @@ def run_local(
     except ServeError:
         store.close()
         raise
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    lan_url = None
+    game.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     if lan:
-        chosen = choose_address(interface_addresses())
-        if chosen is None:
-            echo("king: this computer has no network address a phone could reach")
-        else:
-            lan_url = f"http://{chosen}:{sock.getsockname()[1]}/"
-            settings = replace(settings, lan_url=lan_url, public_url=lan_url)
-
+        game.lan_url = _lan_url(sock, echo)
+        if game.lan_url is not None:
+            settings = replace(settings, lan_url=game.lan_url, public_url=game.lan_url)
     PREPARING.start(bots)  # the search bot compiles while the page already opens
+    log.addFilter(_not_restored)
+    try:
+        _run(settings, sock, game.ready, "warning", store)
+    finally:
+        log.removeFilter(_not_restored)
+        game.running.unlink(missing_ok=True)
 
-    def ready(registry: Registry) -> None:
-        table_id, token, resumed = local_table(registry, saved, bots, rules, new, hints)
+
+def _lan_url(sock: socket.socket, echo: Callable[[str], None]) -> str | None:
+    """The address a phone on the home network opens, or None (told) when this
+    computer has none it could reach."""
+    chosen = choose_address(interface_addresses())
+    if chosen is None:
+        echo("king: this computer has no network address a phone could reach")
+        return None
+    return f"http://{chosen}:{sock.getsockname()[1]}/"
+
+
+def _not_restored(record: logging.LogRecord) -> bool:
+    """The person's own game goes on, or a new one closed it: a count of restored
+    unfinished tables would only be news about their own game."""
+    return not str(record.msg).startswith("restored %d unfinished tables")
+
+
+@dataclass
+class _LocalStart:
+    """The local game's start: its table opened (or resumed) once the server is ready,
+    and what the person is told."""
+
+    saved: Path
+    running: Path
+    bots: Sequence[str]
+    rules: Rules
+    new: bool
+    hints: bool
+    language: str | None
+    asked: Sequence[str]
+    echo: Callable[[str], None]
+    open_browser: bool
+    url: str = ""
+    lan_url: str | None = None
+
+    def join_running(self, error: StoreLockedError) -> None:
+        """Another ``king`` holds the database: open its table (a new one there with
+        ``new``), or fail when it cannot be reached (the lock is someone else's)."""
+        address = _join_running(
+            self.running, self.saved, self.bots, self.rules, self.new, self.language, self.hints
+        )
+        if address is None:
+            raise ServeError(str(error)) from None
+        self.echo(f"king: king is already running; your table is at {address}")
+        if self.open_browser:
+            webbrowser.open(address)
+
+    def ready(self, registry: Registry) -> None:
+        """Open the table, remember where it is, tell the person and open the browser."""
+        table_id, token, resumed = local_table(
+            registry, self.saved, self.bots, self.rules, self.new, self.hints
+        )
         if not resumed:  # bots given on the command line: no level to ask for
-            write_note(saved, {**(read_note(saved) or {}), "bots_given": "--bots" in asked})
-        write_note(running, {"url": url, "pid": os.getpid()})
-        address = local_address(url, table_id, token, language)
-        if resumed and asked:
-            given = " and ".join(asked)
-            verb = "is" if len(asked) == 1 else "are"
+            note = {**(read_note(self.saved) or {}), "bots_given": "--bots" in self.asked}
+            write_note(self.saved, note)
+        write_note(self.running, {"url": self.url, "pid": os.getpid()})
+        address = local_address(self.url, table_id, token, self.language)
+        self._tell(address, resumed)
+        sys.stdout.flush()
+        if self.open_browser:
+            threading.Thread(target=webbrowser.open, args=(address,), daemon=True).start()
+
+    def _tell(self, address: str, resumed: bool) -> None:
+        echo = self.echo
+        if resumed and self.asked:
+            given = " and ".join(self.asked)
+            verb = "is" if len(self.asked) == 1 else "are"
             echo(
                 f"king: your unfinished game goes on, so {given} {verb} not used "
                 "(add --new to start a new game with them)"
@@ -369,25 +434,10 @@ def run_local(
                 "king: the computer players are getting ready (the first start after an "
                 "install compiles them: 20 s to a minute); the table shows how far"
             )
-        if lan_url is not None:
-            for line in lan_lines(lan_url):
+        if self.lan_url is not None:
+            for line in lan_lines(self.lan_url):
                 echo(line)
         echo("king: Ctrl-C stops the server (the game is saved; `king` resumes it)")
-        sys.stdout.flush()
-        if open_browser:
-            threading.Thread(target=webbrowser.open, args=(address,), daemon=True).start()
-
-    def not_restored(record: logging.LogRecord) -> bool:
-        """The person's own game goes on, or a new one closed it: a count of restored
-        unfinished tables would only be news about their own game."""
-        return not str(record.msg).startswith("restored %d unfinished tables")
-
-    log.addFilter(not_restored)
-    try:
-        _run(settings, sock, ready, "warning", store)
-    finally:
-        log.removeFilter(not_restored)
-        running.unlink(missing_ok=True)
 
 
 def _join_running(

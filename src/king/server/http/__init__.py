@@ -1,4 +1,4 @@
-"""The HTTP side of the server: the FastAPI application (:mod:`.app`), the routes for
-people (:mod:`.people_api`) and the local game (:mod:`.local_api`), the offline bundle
-(:mod:`.offline`), readiness probes (:mod:`.readiness`), the page's language
-(:mod:`.languages`) and the address phones reach (:mod:`.lan`)."""
+"""The HTTP side of the server: the FastAPI application assembled (:mod:`.app`) from one
+router per area, the typed parts every route receives (:mod:`.services`), who a request
+comes from (:mod:`.identity`), the refusals (:mod:`.errors`), play over WebSockets
+(:mod:`.table_socket`) and the pages and their files (:mod:`.pages`)."""

@@ -1,60 +1,42 @@
 """The HTTP API of accounts, history, statistics and ratings (``/api/me``,
-``/api/accounts``, ``/api/login``, ``/api/players/…``, ``/api/leaderboard``) and the
-session cookie that names the person at every other request.
+``/api/accounts``, ``/api/login``, ``/api/players/…``, ``/api/leaderboard``).  Who is
+asking comes from the session cookie (:mod:`king.server.http.identity`).
 
-The cookie (``king_session``) is HttpOnly, SameSite=Lax, and Secure when the request
-came over HTTPS; it holds a random token whose hash is the session's key.  A request
-that changes something and carries an ``Origin`` of another site is refused, so another
-page cannot act with a visitor's cookie.
-"""
+Everything here reads or writes accounts and the ledger, never a table in play: the
+database work runs off the event loop (the handlers are plain functions, which FastAPI
+runs in its thread pool, or hand the work to it)."""
 
 from __future__ import annotations
 
 import asyncio
 import datetime
-import secrets
-import urllib.parse
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request, Response
-from fastapi.responses import JSONResponse
+from fastapi import APIRouter, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from king.server.http.errors import account_refusal, error_response
+from king.server.http.identity import (
+    SESSION_COOKIE,
+    CurrentAccount,
+    SameOrigin,
+    address_of,
+    set_session,
+)
+from king.server.http.services import Services, ServicesDep
 from king.server.people.accounts import MAX_PASSWORD, Account, AccountError
 from king.server.people.ledger import BOT_PREFIX, HistoryRow, bot_player
 from king.server.people.names import MAX_NAME
 from king.server.people.ratings import Rating, shown
 from king.server.people.service import HOUSE_BOTS, People
 from king.server.tables.registry import Registry
-from king.server.tables.table import ActionError, Origin
+from king.server.tables.table import ActionError
 
-if TYPE_CHECKING:
-    from king.server.tables.shared import SharedTables
+__all__ = ["Credentials", "router"]
 
-__all__ = [
-    "DEVICE_COOKIE",
-    "SESSION_COOKIE",
-    "add_people_api",
-    "current_account",
-    "give_session",
-    "origin_of",
-    "seated_account",
-]
-
-SESSION_COOKIE = "king_session"
-#: A random id per browser, kept for a rated table's "one person, one seat" rule.
-DEVICE_COOKIE = "king_device"
-_COOKIE_SECONDS = 60 * 86400
-_DEVICE_SECONDS = 400 * 86400
-_STATUS = {
-    "bad_login": 401,
-    "too_many_attempts": 429,
-    "busy": 503,
-    "name_taken": 409,
-    "not_logged_in": 401,
-    "local": 403,
-    "cross_site": 403,
-}
+router = APIRouter()
 
 
 class Credentials(BaseModel):
@@ -64,126 +46,6 @@ class Credentials(BaseModel):
 
     name: Annotated[str, Field(min_length=1, max_length=4 * MAX_NAME)]
     password: Annotated[str, Field(min_length=1, max_length=MAX_PASSWORD)]
-
-
-def _people(request: Request) -> People:
-    people: People = request.app.state.people
-    return people
-
-
-def _error(status: int, code: str, message: str, retry: float | None = None) -> JSONResponse:
-    headers = {"Retry-After": str(round(retry))} if retry is not None else None
-    return JSONResponse(
-        {"error": {"code": code, "message": message}}, status_code=status, headers=headers
-    )
-
-
-def _refused(error: AccountError) -> JSONResponse:
-    return _error(_STATUS.get(error.code, 422), error.code, error.message, error.retry_after)
-
-
-def _address(request: Request) -> str | None:
-    return request.client.host if request.client is not None else None
-
-
-def cross_site(request: Request) -> JSONResponse | None:
-    """The 403 for a request that another site's page sent (its ``Origin`` is not this
-    server), else None."""
-    origin = request.headers.get("origin")
-    if origin is None or (origin == "null" and request.method == "GET"):
-        return None
-    if not _same_origin(origin, request.headers.get("host", "")):
-        return _error(403, "cross_site", "a request from another site's page is refused")
-    return None
-
-
-#: The port a browser leaves out of an address, by its scheme.
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-def _same_origin(origin: str, host: str) -> bool:
-    """Whether the page's ``Origin`` names the server the request came to (``Host``),
-    a default port written or not (``https://h`` is ``h:443``)."""
-    try:
-        page = urllib.parse.urlsplit(origin)
-        server = urllib.parse.urlsplit(f"//{host}")
-        default = _DEFAULT_PORTS.get(page.scheme)
-        page_port, server_port = page.port or default, server.port or default
-    except ValueError:  # a port that is not a number
-        return False
-    if not page.hostname or page.hostname != server.hostname:
-        return False
-    return page_port == server_port
-
-
-#: The addresses of this machine itself: only they are the local ``king``'s person.
-_THIS_MACHINE = ("127.0.0.1", "::1")
-
-
-def current_account(request: Request) -> Account | None:
-    """The account of the request's session: at the local ``king``, the local player for
-    requests from this machine (a phone on the home network, ``king --lan``, comes as a
-    visitor, and plays as a guest)."""
-    people = _people(request)
-    local = request.app.state.settings.local_player
-    client = request.client.host if request.client is not None else None
-    if local is not None and client in _THIS_MACHINE:
-        return people.accounts.local(local)
-    token = request.cookies.get(SESSION_COOKIE)
-    return people.accounts.session(token) if token else None
-
-
-def _set_session(request: Request, response: Response, token: str) -> None:
-    response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        max_age=_COOKIE_SECONDS,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-    )
-
-
-def seated_account(request: Request) -> tuple[Account, bool]:
-    """The account that takes a seat: the session's, or a new guest's (``True``: made
-    for this request and not yet written; the registry writes it once the seat is sure,
-    then :func:`give_session` sets its cookie)."""
-    account = current_account(request)
-    if account is not None:
-        return account, False
-    return _people(request).accounts.new_guest(), True
-
-
-def give_session(request: Request, response: Response, guest: Account) -> None:
-    """The session cookie of a guest made for this request, if it was written (a
-    request that seated nobody wrote nothing and sets no cookie)."""
-    people = _people(request)
-    if people.accounts.get(guest.id) is not None:
-        _set_session(request, response, people.accounts.open_session(guest))
-
-
-def device_id(request: Request, response: Response) -> str:
-    """This browser's device id (a new one, in a cookie, the first time)."""
-    known = request.cookies.get(DEVICE_COOKIE, "")
-    if 16 <= len(known) <= 64 and known.isascii():
-        return known
-    fresh = secrets.token_urlsafe(18)
-    response.set_cookie(
-        DEVICE_COOKIE,
-        fresh,
-        max_age=_DEVICE_SECONDS,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-    )
-    return fresh
-
-
-def origin_of(request: Request, response: Response) -> Origin:
-    """Where a request to sit comes from, hashed: its address and its browser."""
-    return Origin.of(_address(request), device_id(request, response))
 
 
 def _me(people: People, account: Account | None) -> dict[str, Any]:
@@ -232,8 +94,8 @@ class _Player:
         self.account = account
 
 
-def _player(request: Request, ref: str) -> _Player:
-    people = _people(request)
+def _player(parts: Services, ref: str) -> _Player:
+    people = parts.people
     if ref.startswith(BOT_PREFIX):
         spec = ref[len(BOT_PREFIX) :]
         known = spec in HOUSE_BOTS or (
@@ -244,7 +106,7 @@ def _player(request: Request, ref: str) -> _Player:
         return _Player(bot_player(spec), spec, "bot", None)
     account = people.accounts.find(ref) if len(ref) <= 4 * MAX_NAME else None
     if account is None:
-        local = request.app.state.settings.local_player
+        local = parts.settings.local_player
         if local is not None and ref == local:
             account = people.accounts.local(local)
     if account is None or account.name is None:
@@ -252,44 +114,7 @@ def _player(request: Request, ref: str) -> _Player:
     return _Player(account.id, account.name, account.kind, account)
 
 
-def _game_json(
-    registry: Registry, row: HistoryRow, seats: dict[str, list[Any]], people: People
-) -> dict[str, Any]:
-    finished = seats.get(row.table)
-    rated = row.rated
-    if finished is not None:
-        refs = people.refs(line.player for line in finished)
-        listed = [
-            {
-                "seat": line.seat,
-                "name": line.name,
-                "player": ref.ref if (ref := refs.get(line.player or "")) is not None else None,
-                # An account with no page: a guest.
-                "guest": line.player is not None and ref is None,
-                "points": line.points,
-                "place": line.place,
-            }
-            for line in finished
-        ]
-    else:
-        table = registry.get(row.table)
-        listed = []
-        if table is not None:
-            rated = table.rated
-            for seat in table.seats:
-                profile = table.profiles.get(seat.number)
-                listed.append(
-                    {
-                        "seat": seat.number,
-                        "name": seat.player_name,
-                        "player": profile.player if profile is not None else None,
-                        "guest": seat.kind == "human"
-                        and seat.claimed
-                        and (profile is None or profile.player is None),
-                        "points": table.game.totals[seat.number],
-                        "place": None,
-                    }
-                )
+def _game_json(row: HistoryRow, rated: bool, seats: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "table": row.table,
         "seat": row.seat,
@@ -298,27 +123,67 @@ def _game_json(
         "points": row.points,
         "place": row.place,
         "rated": rated,
-        "seats": listed,
+        "seats": seats,
     }
 
 
-async def _take_seats_back(request: Request, account: Account) -> list[dict[str, Any]]:
+def _finished_seats(lines: list[Any], people: People) -> list[dict[str, Any]]:
+    """A finished game's seats, from the ledger (it reads the database)."""
+    refs = people.refs(line.player for line in lines)
+    return [
+        {
+            "seat": line.seat,
+            "name": line.name,
+            "player": ref.ref if (ref := refs.get(line.player or "")) is not None else None,
+            # An account with no page: a guest.
+            "guest": line.player is not None and ref is None,
+            "points": line.points,
+            "place": line.place,
+        }
+        for line in lines
+    ]
+
+
+def _live_seats(registry: Registry, row: HistoryRow) -> tuple[bool, list[dict[str, Any]]]:
+    """Whether an unfinished game is rated, and its seats now, from its table (on the
+    event loop, which owns the tables); none when this process does not hold it."""
+    table = registry.get(row.table)
+    if table is None:
+        return row.rated, []
+    listed = []
+    for seat in table.seats:
+        profile = table.profiles.get(seat.number)
+        listed.append(
+            {
+                "seat": seat.number,
+                "name": seat.player_name,
+                "player": profile.player if profile is not None else None,
+                "guest": seat.kind == "human"
+                and seat.claimed
+                and (profile is None or profile.player is None),
+                "points": table.game.totals[seat.number],
+                "place": None,
+            }
+        )
+    return table.rated, listed
+
+
+async def _take_seats_back(parts: Services, account: Account) -> list[dict[str, Any]]:
     """Every seat of the account at an unfinished table, taken back to this device with
     a new token (the other devices' tokens stop working and their connections close)."""
-    people = _people(request)
-    registry: Registry = request.app.state.registry
-    shared: SharedTables | None = getattr(request.app.state, "shared", None)
-    rows = people.ledger.history(account.id, finished_only=False, limit=_MOST_SEATS)
+    rows = await run_in_threadpool(
+        parts.people.ledger.history, account.id, finished_only=False, limit=_MOST_SEATS
+    )
     seats = []
     for row in rows:
         if row.status not in ("waiting", "playing"):
             continue
         try:
-            if shared is not None:
-                answer = await shared.ask(row.table, "take_back", {"account": account.id})
+            if parts.shared is not None:
+                answer = await parts.shared.ask(row.table, "take_back", {"account": account.id})
                 seat, token = int(answer["seat"]), str(answer["token"])
             else:
-                table = registry.get(row.table)
+                table = parts.registry.get(row.table)
                 if table is None:
                     continue
                 seat, token = table.take_back(account.id)
@@ -332,185 +197,185 @@ async def _take_seats_back(request: Request, account: Account) -> list[dict[str,
 _MOST_SEATS = 200
 
 
-def add_people_api(app: FastAPI) -> None:
-    """The account, history, statistics and rating endpoints."""
+@router.get("/api/me")
+def me(parts: ServicesDep, account: CurrentAccount) -> Any:
+    return _me(parts.people, account)
 
-    @app.get("/api/me")
-    async def me(request: Request) -> Any:
-        return _me(_people(request), current_account(request))
 
-    @app.post("/api/accounts", status_code=201)
-    async def register(request: Request, body: Credentials) -> Response:
-        refused = cross_site(request)
-        if refused is not None:
-            return refused
-        if request.app.state.settings.local_player is not None:
-            return _error(
-                403, "local", "the local game has one player: there is no account to make"
-            )
-        people = _people(request)
-        current = current_account(request)
-        guest = current if current is not None and current.kind == "guest" else None
-        try:
-            account = await asyncio.to_thread(
-                people.accounts.register, body.name, body.password, _address(request), guest
-            )
-        except AccountError as error:
-            return _refused(error)
-        # A new session: the guest's token (which another may have seen) ends.
-        token = people.accounts.open_session(account, ending=request.cookies.get(SESSION_COOKIE))
-        response = JSONResponse(_me(people, account), status_code=201)
-        _set_session(request, response, token)
-        return response
-
-    @app.post("/api/login")
-    async def login(request: Request, body: Credentials) -> Response:
-        refused = cross_site(request)
-        if refused is not None:
-            return refused
-        if request.app.state.settings.local_player is not None:
-            return _error(403, "local", "the local game has one player: nobody logs in")
-        people = _people(request)
-        try:
-            account = await asyncio.to_thread(
-                people.accounts.login, body.name, body.password, _address(request)
-            )
-        except AccountError as error:
-            return _refused(error)
-        token = people.accounts.open_session(account, ending=request.cookies.get(SESSION_COOKIE))
-        response = JSONResponse(_me(people, account))
-        _set_session(request, response, token)
-        return response
-
-    @app.post("/api/logout")
-    async def logout(request: Request) -> Response:
-        refused = cross_site(request)
-        if refused is not None:
-            return refused
-        token = request.cookies.get(SESSION_COOKIE)
-        if token:
-            _people(request).accounts.close_session(token)
-        response = JSONResponse({"account": None})
-        response.delete_cookie(SESSION_COOKIE, path="/")
-        return response
-
-    @app.post("/api/logout/everywhere")
-    async def logout_everywhere(request: Request) -> Response:
-        refused = cross_site(request)
-        if refused is not None:
-            return refused
-        account = current_account(request)
-        if account is None or request.app.state.settings.local_player is not None:
-            return _error(401, "not_logged_in", "log in first")
-        ended = _people(request).accounts.close_sessions(account)
-        seats = await _take_seats_back(request, account)
-        response = JSONResponse({"account": None, "ended": ended, "seats": seats})
-        response.delete_cookie(SESSION_COOKIE, path="/")
-        return response
-
-    @app.get("/api/players/{ref}")
-    async def player(request: Request, ref: str) -> Response:
-        try:
-            found = _player(request, ref)
-        except ActionError as error:
-            return _error(404, error.code, error.message)
-        people = _people(request)
-        rating = people.ledger.ratings([found.id]).get(found.id)
-        me = current_account(request)
-        body = {
-            "name": found.name,
-            "kind": found.kind,
-            "ref": found.name if found.kind != "bot" else found.id,
-            "me": me is not None and found.account is not None and me.id == found.account.id,
-            "house": found.kind == "bot" and found.name in HOUSE_BOTS,
-            "since": found.account.created if found.account is not None else None,
-            **_rating_json(*(rating if rating is not None else (None, 0))),
-        }
-        return JSONResponse(body)
-
-    @app.get("/api/players/{ref}/stats")
-    async def stats(
-        request: Request,
-        ref: str,
-        since: Annotated[str | None, Query(max_length=10)] = None,
-        until: Annotated[str | None, Query(max_length=10)] = None,
-    ) -> Response:
-        """Figures over finished games, ``since`` and ``until`` days (UTC) included."""
-        try:
-            found = _player(request, ref)
-            start = None if since is None else _day(since, "since")
-            end = None if until is None else _day(until, "until") + 86400
-        except ActionError as error:
-            return _error(404 if error.code == "not_found" else 422, error.code, error.message)
-        if start is not None and end is not None and start >= end:
-            return _error(422, "invalid", "since is after until")
-        figures = _people(request).ledger.stats(found.id, start, end)
-        return JSONResponse(
-            {"player": found.name, "since": since, "until": until, **figures.to_json()}
+@router.post("/api/accounts", status_code=201, dependencies=[SameOrigin])
+async def register(
+    request: Request, body: Credentials, parts: ServicesDep, current: CurrentAccount
+) -> Response:
+    if parts.settings.local_player is not None:
+        return error_response(
+            403, "local", "the local game has one player: there is no account to make"
         )
+    guest = current if current is not None and current.kind == "guest" else None
+    try:
+        account = await asyncio.to_thread(
+            parts.people.accounts.register, body.name, body.password, address_of(request), guest
+        )
+    except AccountError as error:
+        return account_refusal(error)
+    return await run_in_threadpool(_logged_in, request, parts, account, 201)
 
-    @app.get("/api/players/{ref}/games")
-    async def games(
-        request: Request,
-        ref: str,
-        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
-        limit: Annotated[int, Query(ge=1, le=100)] = 20,
-    ) -> Response:
-        """A player's games, the most recent first: their own unfinished ones only to
-        themselves."""
-        try:
-            found = _player(request, ref)
-        except ActionError as error:
-            return _error(404, error.code, error.message)
-        people = _people(request)
-        if found.kind == "bot":
-            rows = people.ledger.bot_history(found.id, offset, limit + 1)
+
+@router.post("/api/login", dependencies=[SameOrigin])
+async def login(request: Request, body: Credentials, parts: ServicesDep) -> Response:
+    if parts.settings.local_player is not None:
+        return error_response(403, "local", "the local game has one player: nobody logs in")
+    try:
+        account = await asyncio.to_thread(
+            parts.people.accounts.login, body.name, body.password, address_of(request)
+        )
+    except AccountError as error:
+        return account_refusal(error)
+    return await run_in_threadpool(_logged_in, request, parts, account, 200)
+
+
+def _logged_in(request: Request, parts: Services, account: Account, status: int) -> Response:
+    """A new session for the account: the old token of this browser (a guest's, which
+    another may have seen) ends."""
+    people = parts.people
+    token = people.accounts.open_session(account, ending=request.cookies.get(SESSION_COOKIE))
+    response = JSONResponse(_me(people, account), status_code=status)
+    set_session(request, response, token)
+    return response
+
+
+@router.post("/api/logout", dependencies=[SameOrigin])
+def logout(request: Request, parts: ServicesDep) -> Response:
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        parts.people.accounts.close_session(token)
+    response = JSONResponse({"account": None})
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@router.post("/api/logout/everywhere", dependencies=[SameOrigin])
+async def logout_everywhere(parts: ServicesDep, account: CurrentAccount) -> Response:
+    if account is None or parts.settings.local_player is not None:
+        return error_response(401, "not_logged_in", "log in first")
+    ended = await run_in_threadpool(parts.people.accounts.close_sessions, account)
+    seats = await _take_seats_back(parts, account)
+    response = JSONResponse({"account": None, "ended": ended, "seats": seats})
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    return response
+
+
+@router.get("/api/players/{ref}")
+def player(parts: ServicesDep, ref: str, me: CurrentAccount) -> Response:
+    try:
+        found = _player(parts, ref)
+    except ActionError as error:
+        return error_response(404, error.code, error.message)
+    rating = parts.people.ledger.ratings([found.id]).get(found.id)
+    body = {
+        "name": found.name,
+        "kind": found.kind,
+        "ref": found.name if found.kind != "bot" else found.id,
+        "me": me is not None and found.account is not None and me.id == found.account.id,
+        "house": found.kind == "bot" and found.name in HOUSE_BOTS,
+        "since": found.account.created if found.account is not None else None,
+        **_rating_json(*(rating if rating is not None else (None, 0))),
+    }
+    return JSONResponse(body)
+
+
+@router.get("/api/players/{ref}/stats")
+def stats(
+    parts: ServicesDep,
+    ref: str,
+    since: Annotated[str | None, Query(max_length=10)] = None,
+    until: Annotated[str | None, Query(max_length=10)] = None,
+) -> Response:
+    """Figures over finished games, ``since`` and ``until`` days (UTC) included."""
+    try:
+        found = _player(parts, ref)
+        start = None if since is None else _day(since, "since")
+        end = None if until is None else _day(until, "until") + 86400
+    except ActionError as error:
+        return error_response(404 if error.code == "not_found" else 422, error.code, error.message)
+    if start is not None and end is not None and start >= end:
+        return error_response(422, "invalid", "since is after until")
+    figures = parts.people.ledger.stats(found.id, start, end)
+    return JSONResponse({"player": found.name, "since": since, "until": until, **figures.to_json()})
+
+
+@router.get("/api/players/{ref}/games")
+async def games(
+    parts: ServicesDep,
+    ref: str,
+    me: CurrentAccount,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> Response:
+    """A player's games, the most recent first: their own unfinished ones only to
+    themselves."""
+    try:
+        rows, finished = await run_in_threadpool(_games, parts, ref, me, offset, limit)
+    except ActionError as error:
+        return error_response(404, error.code, error.message)
+    listed = []
+    for row in rows[:limit]:
+        seats = finished.get(row.table)
+        if seats is None:
+            listed.append(_game_json(row, *_live_seats(parts.registry, row)))
         else:
-            me = current_account(request)
-            own = me is not None and me.id == found.id
-            rows = people.ledger.history(
-                found.id, finished_only=not own, offset=offset, limit=limit + 1
-            )
-        more = len(rows) > limit
-        rows = rows[:limit]
-        seats = people.ledger.seats_of([r.table for r in rows if r.status == "over"])
-        registry: Registry = request.app.state.registry
-        listed = [_game_json(registry, row, seats, people) for row in rows]
-        return JSONResponse({"games": listed, "next": offset + limit if more else None})
+            listed.append(_game_json(row, row.rated, seats))
+    more = len(rows) > limit
+    return JSONResponse({"games": listed, "next": offset + limit if more else None})
 
-    @app.get("/api/leaderboard")
-    async def leaderboard(
-        request: Request, limit: Annotated[int, Query(ge=1, le=500)] = 100
-    ) -> Response:
-        people = _people(request)
-        standings = people.ledger.leaderboard(limit)
-        refs = people.refs(s.player for s in standings)
-        lines = [
-            {
-                "name": ref.name,
-                "ref": ref.ref,
-                "kind": ref.kind,
-                **_rating_json(standing.rating, standing.games),
-            }
-            for standing in standings
-            if (ref := refs.get(standing.player)) is not None
-        ]
-        return JSONResponse({"players": lines})
 
-    @app.get("/api/tables/{table_id}/ratings")
-    async def rating_changes(request: Request, table_id: str) -> Response:
-        """How a finished rated game moved its players' ratings."""
-        people = _people(request)
-        changes = people.ledger.rating_changes(table_id)
-        refs = people.refs(c.player for c in changes)
-        listed = [
-            {
-                "name": ref.name,
-                "ref": ref.ref,
-                "before": shown(change.before),
-                "after": shown(change.after),
-            }
-            for change in changes
-            if (ref := refs.get(change.player)) is not None
-        ]
-        return JSONResponse({"changes": listed})
+def _games(
+    parts: Services, ref: str, me: Account | None, offset: int, limit: int
+) -> tuple[list[HistoryRow], dict[str, list[dict[str, Any]]]]:
+    """One more row of the player's games than asked for (to know whether there are
+    more), and the seats of the finished ones: the database's part of a page of games."""
+    found = _player(parts, ref)
+    ledger = parts.people.ledger
+    if found.kind == "bot":
+        rows = ledger.bot_history(found.id, offset, limit + 1)
+    else:
+        own = me is not None and me.id == found.id
+        rows = ledger.history(found.id, finished_only=not own, offset=offset, limit=limit + 1)
+    lines = ledger.seats_of([r.table for r in rows[:limit] if r.status == "over"])
+    return rows, {table: _finished_seats(seats, parts.people) for table, seats in lines.items()}
+
+
+@router.get("/api/leaderboard")
+def leaderboard(parts: ServicesDep, limit: Annotated[int, Query(ge=1, le=500)] = 100) -> Response:
+    people = parts.people
+    standings = people.ledger.leaderboard(limit)
+    refs = people.refs(s.player for s in standings)
+    lines = [
+        {
+            "name": ref.name,
+            "ref": ref.ref,
+            "kind": ref.kind,
+            **_rating_json(standing.rating, standing.games),
+        }
+        for standing in standings
+        if (ref := refs.get(standing.player)) is not None
+    ]
+    return JSONResponse({"players": lines})
+
+
+@router.get("/api/tables/{table_id}/ratings")
+def rating_changes(parts: ServicesDep, table_id: str) -> Response:
+    """How a finished rated game moved its players' ratings."""
+    people = parts.people
+    changes = people.ledger.rating_changes(table_id)
+    refs = people.refs(c.player for c in changes)
+    listed = [
+        {
+            "name": ref.name,
+            "ref": ref.ref,
+            "before": shown(change.before),
+            "after": shown(change.after),
+        }
+        for change in changes
+        if (ref := refs.get(change.player)) is not None
+    ]
+    return JSONResponse({"changes": listed})

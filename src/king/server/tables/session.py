@@ -60,20 +60,8 @@ class Session:
                 self.client.send(messages.dumps(messages.pong()))
             elif isinstance(message, HelloMessage | WatchMessage):
                 self._join(message)
-            elif isinstance(message, SpeedMessage):
-                if not self.joined:
-                    raise ActionError("not_joined", "send hello or watch first")
-                self.table.set_speed(self.client, message.speed)
-            elif isinstance(message, HintRequestMessage):
-                if not self.joined:
-                    raise ActionError("not_joined", "send hello with your seat's token first")
-                if self.seat is None:
-                    raise ActionError("spectator", "hints are for the player to act")
-                self.table.ask_hint(self.client, self.seat)
-            elif isinstance(message, ReactMessage):
-                if not self.joined or self.seat is None:
-                    raise ActionError("spectator", "reactions are for the people seated")
-                self.table.react(self.client, self.seat, message.phrase)
+            elif isinstance(message, SpeedMessage | HintRequestMessage | ReactMessage):
+                self._ask(message)
             else:
                 self._act(message)
                 self._answered(received)
@@ -81,6 +69,23 @@ class Session:
             self.error(error.code, error.message, message.type, error.reason, error.params)
             if error.code in ("moved", "unavailable"):  # the client comes back (with backoff)
                 self.client.drop()
+
+    def _ask(self, message: SpeedMessage | HintRequestMessage | ReactMessage) -> None:
+        """What a joined connection asks of the table besides a move."""
+        if isinstance(message, SpeedMessage):
+            if not self.joined:
+                raise ActionError("not_joined", "send hello or watch first")
+            self.table.set_speed(self.client, message.speed)
+        elif isinstance(message, HintRequestMessage):
+            if not self.joined:
+                raise ActionError("not_joined", "send hello with your seat's token first")
+            if self.seat is None:
+                raise ActionError("spectator", "hints are for the player to act")
+            self.table.ask_hint(self.client, self.seat)
+        else:
+            if not self.joined or self.seat is None:
+                raise ActionError("spectator", "reactions are for the people seated")
+            self.table.react(self.client, self.seat, message.phrase)
 
     def _join(self, message: HelloMessage | WatchMessage) -> None:
         if self.joined:
