@@ -81,6 +81,14 @@ def test_a_level_that_does_not_exist_is_refused_naming_the_levels(tmp_path: Path
         assert answer.status_code == 422, answer.text
         assert all(level.name in answer.text for level in LEVELS)
         assert httpx.get(f"{local}/api/local/game", timeout=10).json()["level"] is None
+        # Another site's page in the person's browser cannot start a new game for them.
+        evil = {"origin": "http://elsewhere.example"}
+        answer = httpx.post(
+            f"{local}/api/local/game", json={"level": "easy"}, headers=evil, timeout=10
+        )
+        assert answer.status_code == 403, answer.text
+        assert answer.json()["error"]["code"] == "cross_site"
+        assert httpx.get(f"{local}/api/local/game", timeout=10).json()["level"] is None
 
 
 def test_a_registered_player_plays_a_level_at_a_rated_table_that_records_it(
