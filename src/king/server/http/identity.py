@@ -122,10 +122,15 @@ def seat_for(parts: Services, account: Account | None) -> Seated:
 
 def set_session(request: Request, response: Response, token: str) -> None:
     """Set the session cookie."""
+    _set_cookie(request, response, SESSION_COOKIE, token, _COOKIE_SECONDS)
+
+
+def _set_cookie(request: Request, response: Response, name: str, value: str, age: int) -> None:
+    """A cookie only this server reads (HttpOnly, SameSite=Lax; Secure over HTTPS)."""
     response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        max_age=_COOKIE_SECONDS,
+        name,
+        value,
+        max_age=age,
         path="/",
         httponly=True,
         samesite="lax",
@@ -147,15 +152,7 @@ def device_id(request: Request, response: Response) -> str:
     if 16 <= len(known) <= 64 and known.isascii():
         return known
     fresh = secrets.token_urlsafe(18)
-    response.set_cookie(
-        DEVICE_COOKIE,
-        fresh,
-        max_age=_DEVICE_SECONDS,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-    )
+    _set_cookie(request, response, DEVICE_COOKIE, fresh, _DEVICE_SECONDS)
     return fresh
 
 

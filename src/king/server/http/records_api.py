@@ -16,7 +16,7 @@ from king.server.engine.board import board_document, checked_analysis
 from king.server.http.errors import error_response, table_refusal
 from king.server.http.services import Services, ServicesDep
 from king.server.http.tables_api import find_table
-from king.server.tables.table import ActionError
+from king.server.tables.table import ActionError, Table
 
 __all__ = ["router"]
 
@@ -25,12 +25,8 @@ router = APIRouter()
 
 @router.post("/api/tables/{table_id}/analysis")
 async def analyse_table(parts: ServicesDep, table_id: str) -> Response:
-    table = find_table(parts, table_id)
-    if table.is_open:
-        return table_refusal(
-            ActionError("not_over", "only a finished game is analysed: it shows every hand")
-        )
-    return _analysis(parts, table.record())
+    table = _finished(parts, table_id, "only a finished game is analysed: it shows every hand")
+    return table if isinstance(table, Response) else _analysis(parts, table.record())
 
 
 @router.post("/api/analysis")
@@ -53,12 +49,9 @@ async def board_of_record(request: Request) -> Response:
 
 @router.get("/api/tables/{table_id}/board")
 async def board_of_table(parts: ServicesDep, table_id: str) -> Response:
-    table = find_table(parts, table_id)
-    if table.is_open:
-        return table_refusal(
-            ActionError("not_over", "the game is not over: the board would show hands in play")
-        )
-    return _board(replay(table.record()), None)
+    why = "the game is not over: the board would show hands in play"
+    table = _finished(parts, table_id, why)
+    return table if isinstance(table, Response) else _board(replay(table.record()), None)
 
 
 @router.get("/api/analysis/{key}")
@@ -71,13 +64,20 @@ async def analysis(parts: ServicesDep, key: str) -> Response:
 
 @router.get("/api/tables/{table_id}/record")
 async def record(parts: ServicesDep, table_id: str) -> Response:
-    table = find_table(parts, table_id)
-    if table.is_open:
-        return table_refusal(
-            ActionError("not_over", "the game is not over: its record would show hands in play")
-        )
+    table = _finished(parts, table_id, "the game is not over: its record would show hands in play")
+    if isinstance(table, Response):
+        return table
     headers = {"Content-Disposition": f'attachment; filename="king-{table.id}.json"'}
     return JSONResponse(table.record(), headers=headers)
+
+
+def _finished(parts: Services, table_id: str, why: str) -> Table | Response:
+    """A finished table of this process, or the refusal (409 ``not_over``, saying
+    ``why``) while it is played: its record would show the hands in play."""
+    table = find_table(parts, table_id)
+    if table.is_open:
+        return table_refusal(ActionError("not_over", why))
+    return table
 
 
 def _analysis(parts: Services, record: dict[str, Any]) -> Response:
