@@ -87,7 +87,7 @@ class ProtocolError(KingError, ValueError):
         self.about = about
 
 
-class _Model(BaseModel):
+class StrictModel(BaseModel):
     # Strict: a boolean is not a number, a float not an integer, a string not either.
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -95,7 +95,7 @@ class _Model(BaseModel):
 # -- client -> server -------------------------------------------------------------------
 
 
-class HelloMessage(_Model):
+class HelloMessage(StrictModel):
     """Claim a seat with the token that joining it gave (first message of a player)."""
 
     v: Literal[1]
@@ -103,14 +103,14 @@ class HelloMessage(_Model):
     token: Annotated[str, Field(min_length=1, max_length=128)]
 
 
-class WatchMessage(_Model):
+class WatchMessage(StrictModel):
     """Watch the table as a spectator: the table's public view, no hand."""
 
     v: Literal[1]
     type: Literal["watch"]
 
 
-class DeclareMessage(_Model):
+class DeclareMessage(StrictModel):
     """The declarer's choice: a contract id, and the trump suit for ``trumps``."""
 
     v: Literal[1]
@@ -119,7 +119,7 @@ class DeclareMessage(_Model):
     trump: Suit | None = None
 
 
-class PlayMessage(_Model):
+class PlayMessage(StrictModel):
     """Play a card of the seat's hand, written ``QS``, ``TH`` or ``10H``."""
 
     v: Literal[1]
@@ -133,7 +133,7 @@ Speed = Literal["fast", "normal", "slow"]
 SPEED_FACTORS: dict[str, float] = {"fast": 0.3, "normal": 1.0, "slow": 2.0}
 
 
-class SpeedMessage(_Model):
+class SpeedMessage(StrictModel):
     """How fast this person would like the bots to move (answered by ``pace``)."""
 
     v: Literal[1]
@@ -141,7 +141,7 @@ class SpeedMessage(_Model):
     speed: Speed
 
 
-class HintRequestMessage(_Model):
+class HintRequestMessage(StrictModel):
     """Ask the engine what each legal choice is worth now (a table with hints on, the
     seat to act); answered by ``hint``, to this connection only."""
 
@@ -149,7 +149,7 @@ class HintRequestMessage(_Model):
     type: Literal["hint"]
 
 
-class ReactMessage(_Model):
+class ReactMessage(StrictModel):
     """A quick reaction at a table of friends: one of :data:`king.messages.REACTIONS`,
     shown to everyone at the table as ``reaction``."""
 
@@ -158,7 +158,7 @@ class ReactMessage(_Model):
     phrase: Annotated[str, Field(min_length=1, max_length=20)]
 
 
-class PingMessage(_Model):
+class PingMessage(StrictModel):
     """Ask for a ``pong`` (keeps proxies from closing an idle socket)."""
 
     v: Literal[1]
@@ -209,7 +209,7 @@ def parse_client_message(data: str | bytes) -> ClientMessage:
 # -- the pieces of server messages ------------------------------------------------------
 
 
-class SeatInfo(_Model):
+class SeatInfo(StrictModel):
     """Who sits in a seat, as everyone at the table may know it."""
 
     seat: int
@@ -239,7 +239,7 @@ class SeatInfo(_Model):
     guest: bool = False
 
 
-class TableInfo(_Model):
+class TableInfo(StrictModel):
     """A table as the lobby and the players see it."""
 
     id: str
@@ -267,14 +267,14 @@ class TableInfo(_Model):
     clock: ClockInfo | None = None
 
 
-class TrickCard(_Model):
+class TrickCard(StrictModel):
     """One card of the trick in progress."""
 
     seat: int
     card: str
 
 
-class TrickInfo(_Model):
+class TrickInfo(StrictModel):
     """A completed trick: who led, the four cards in playing order, who won it."""
 
     leader: int
@@ -282,7 +282,7 @@ class TrickInfo(_Model):
     winner: int
 
 
-class ResultInfo(_Model):
+class ResultInfo(StrictModel):
     """A finished deal's contract and each seat's points."""
 
     declarer: int
@@ -318,7 +318,7 @@ class GameView(BaseModel):
     results: list[ResultInfo]
 
 
-class PublicEvent(_Model):
+class PublicEvent(StrictModel):
     """What just happened, as everyone saw it (never a hidden card)."""
 
     kind: Literal["start", "declare", "play", "resume"]
@@ -332,7 +332,7 @@ class PublicEvent(_Model):
     deal_over: bool = False
 
 
-class DeclarationChoice(_Model):
+class DeclarationChoice(StrictModel):
     """One of the ten declarations, for the declarer: allowed or not, and why not.
 
     ``why`` is a stable word for translations: ``trumps_done`` (two Trumps declared),
@@ -350,7 +350,7 @@ class DeclarationChoice(_Model):
 # -- server -> client -------------------------------------------------------------------
 
 
-class WelcomeMessage(_Model):
+class WelcomeMessage(StrictModel):
     """The answer to ``hello`` or ``watch``: your role, your seat and the table."""
 
     v: Literal[1] = 1
@@ -366,7 +366,7 @@ class WelcomeMessage(_Model):
     speed: Speed = "normal"
 
 
-class PaceMessage(_Model):
+class PaceMessage(StrictModel):
     """The bots' speed at this table: the slowest that a connected person asked for (the
     seated people's, or the spectators' when nobody sits), and the pause it gives."""
 
@@ -376,7 +376,7 @@ class PaceMessage(_Model):
     bot_pause_ms: int
 
 
-class ReactionMessage(_Model):
+class ReactionMessage(StrictModel):
     """A person's quick reaction (``react``), for everyone at the table: the seat and
     the phrase's id, which each page shows in its own language."""
 
@@ -386,7 +386,7 @@ class ReactionMessage(_Model):
     phrase: str
 
 
-class HintChoice(_Model):
+class HintChoice(StrictModel):
     """One legal choice as the engine values it: ``value`` the seat's expected points
     for the deal, ``loss`` what it gives up against the best (over the same worlds)."""
 
@@ -397,7 +397,7 @@ class HintChoice(_Model):
     loss_error: float
 
 
-class HintMessage(_Model):
+class HintMessage(StrictModel):
     """The engine's evaluation for the seat to act, from that seat's view only, at the
     position named by ``deal`` and ``plays`` (cards played in it so far)."""
 
@@ -410,7 +410,7 @@ class HintMessage(_Model):
     choices: list[HintChoice]
 
 
-class TableMessage(_Model):
+class TableMessage(StrictModel):
     """The table changed: someone joined, connected, left, or a stand-in took over."""
 
     v: Literal[1] = 1
@@ -418,7 +418,7 @@ class TableMessage(_Model):
     table: TableInfo
 
 
-class TakenInfo(_Model):
+class TakenInfo(StrictModel):
     """What each seat took in one deal: the deal being played or, between deals, the one
     just finished (``deal`` says which, 0-based).  ``cards`` are the contract's penalty
     cards each seat took, in playing order (empty in Trumps, No Tricks and No Last Two,
@@ -432,7 +432,7 @@ class TakenInfo(_Model):
     cards: list[list[str]]
 
 
-class BoardEntry(_Model):
+class BoardEntry(StrictModel):
     """One declaration on the contract board: in which deal (0-based), by whom."""
 
     deal: int
@@ -440,7 +440,7 @@ class BoardEntry(_Model):
     trump: SuitText | None
 
 
-class BoardLine(_Model):
+class BoardLine(StrictModel):
     """One contract on the game's board: the deals it was declared in (the one being
     played included) and, for a negative contract, how often it may still be declared
     (``left``; null for Trumps, which each player owes instead: ``obligations``)."""
@@ -450,7 +450,7 @@ class BoardLine(_Model):
     left: int | None
 
 
-class ClockInfo(_Model):
+class ClockInfo(StrictModel):
     """A rated table's move clock (docs/players.md): each person's ``reserve`` for the
     game and the ``per_move`` free seconds of every turn; what each seat has ``left``
     of its reserve (null for a bot's seat), and for the seat to act the seconds until
@@ -462,7 +462,7 @@ class ClockInfo(_Model):
     due_in: float | None = None
 
 
-class StateMessage(_Model):
+class StateMessage(StrictModel):
     """The game as this connection may see it, after the event in ``event``.
 
     ``seq`` counts the table's stored events, so a client can tell new from old.
@@ -489,7 +489,7 @@ class StateMessage(_Model):
     clock: ClockInfo | None = None
 
 
-class ErrorMessage(_Model):
+class ErrorMessage(StrictModel):
     """A message was refused; nothing changed.  ``about`` is the refused message's type.
 
     For a card or declaration the rules forbid (``code`` ``illegal``), ``reason`` names
@@ -507,7 +507,7 @@ class ErrorMessage(_Model):
     params: dict[str, str] | None = None
 
 
-class PongMessage(_Model):
+class PongMessage(StrictModel):
     """The answer to ``ping``."""
 
     v: Literal[1] = 1
@@ -522,14 +522,14 @@ ServerMessage = (
 # -- HTTP -------------------------------------------------------------------------------
 
 
-class SeatRequest(_Model):
+class SeatRequest(StrictModel):
     """A seat of a new table: for a person, or for a bot (by its registered name)."""
 
     kind: Literal["human", "bot"]
     bot: Annotated[str, Field(min_length=1, max_length=60)] | None = None
 
 
-class CreateTableRequest(_Model):
+class CreateTableRequest(StrictModel):
     """``POST /api/tables``: the rules, the four seats, and the creator's seat."""
 
     rules: Annotated[str, Field(max_length=20)] | dict[str, bool | str] = "classic"
@@ -545,20 +545,20 @@ class CreateTableRequest(_Model):
     rated: bool = False
 
 
-class AgainRequest(_Model):
+class AgainRequest(StrictModel):
     """``POST /api/tables/{id}/again``: a seat's token at the finished table."""
 
     token: Annotated[str, Field(min_length=1, max_length=128)]
 
 
-class JoinRequest(_Model):
+class JoinRequest(StrictModel):
     """``POST /api/tables/{id}/join``: a name, and a seat (the first free one if null)."""
 
     name: Name
     seat: Annotated[int, Field(ge=0, le=3)] | None = None
 
 
-class SeatClaim(_Model):
+class SeatClaim(StrictModel):
     """A claimed seat: keep the token secret; it is the only way to act for the seat."""
 
     table: str
@@ -568,14 +568,14 @@ class SeatClaim(_Model):
     invite: str
 
 
-class LobbyInfo(_Model):
+class LobbyInfo(StrictModel):
     """``GET /api/tables``: tables open or in play, and recently finished ones."""
 
     open: list[TableInfo]
     finished: list[TableInfo]
 
 
-class BotInfoModel(_Model):
+class BotInfoModel(StrictModel):
     """A bot that a seat may be given.  A level (``level`` true) is offered to people
     first, by name, beside what it was measured at (docs/bots.md): ``vs_rule``, its
     points per deal above par against three ``rule`` bots, ± ``interval`` (95%)."""
@@ -592,7 +592,7 @@ class BotInfoModel(_Model):
     rated: bool = False
 
 
-class PageStrings(_Model):
+class PageStrings(StrictModel):
     """``GET /api/i18n``: the language chosen, the shipped languages (each named in
     itself) and every message the page may show in that language."""
 
@@ -601,7 +601,7 @@ class PageStrings(_Model):
     messages: dict[str, str]
 
 
-class Health(_Model):
+class Health(StrictModel):
     """``GET /api/live`` (and ``GET /api/health``, its older name): the process answers.
     It says nothing of the database or Redis: :class:`Ready` does."""
 
@@ -610,7 +610,7 @@ class Health(_Model):
     protocol: int
 
 
-class Ready(_Model):
+class Ready(StrictModel):
     """``GET /api/ready`` (200, or 503 when not ``ready``): whether each part this
     process needs answers (``database``, and ``redis`` when it shares tables), ``ok``
     or a short reason, and which failed."""
@@ -620,7 +620,7 @@ class Ready(_Model):
     checks: dict[str, str]
 
 
-class Preparing(_Model):
+class Preparing(StrictModel):
     """``GET /api/preparing``: the computer players getting ready (the local game's
     first start compiles the search bot): ``step`` of ``steps`` done, ``seconds`` since
     it began, and whether it compiles rather than loads an earlier run's work."""
@@ -632,7 +632,7 @@ class Preparing(_Model):
     compiling: bool
 
 
-class SiteInfo(_Model):
+class SiteInfo(StrictModel):
     """``GET /api/site``: where people reach this server.  ``public_url`` (null: the
     address the page was opened at) is the base of invitation links; ``lan_url`` the
     address a phone on the home network opens (``king --lan``); ``phone_url`` the one

@@ -13,13 +13,13 @@ from king.bots.levels import LEVELS, level_of
 from king.rules import Rules
 from king.server.config import ServerSettings
 from king.server.http.people_api import current_account
-from king.server.protocol import _Model
+from king.server.protocol import StrictModel
 from king.server.tables.local_game import LocalGame, read_note
 
 __all__ = ["LocalGameInfo", "LocalGameRequest", "NewLocalGame", "add_local_api"]
 
 
-class LocalGameInfo(_Model):
+class LocalGameInfo(StrictModel):
     """``GET /api/local/game``: the level the person chose (null: not yet), the levels
     there are, weakest first, and whether to ask for one (not when ``king --bots``
     chose the computer players)."""
@@ -29,13 +29,13 @@ class LocalGameInfo(_Model):
     ask: bool = True
 
 
-class LocalGameRequest(_Model):
+class LocalGameRequest(StrictModel):
     """``POST /api/local/game``: a new game against three computer players of a level."""
 
     level: str = Field(min_length=1, max_length=20)
 
 
-class NewLocalGame(_Model):
+class NewLocalGame(StrictModel):
     """The new local game: its table and the person's token."""
 
     table: str
