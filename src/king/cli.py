@@ -1223,7 +1223,8 @@ def train_command(
     from functools import partial
 
     from king.bots.net import ModelFileError, NetModel
-    from king.bots.training import (
+    from king.cluster import ClusterError, check_address, ray_map
+    from king.training import (
         Declarations,
         Figures,
         Positions,
@@ -1236,7 +1237,6 @@ def train_command(
         measure,
         measure_declarations,
     )
-    from king.cluster import ClusterError, check_address, ray_map
 
     try:
         sizes = tuple(int(part) for part in hidden.split(","))
