@@ -126,7 +126,7 @@ from functools import partial
 
 import numpy as np
 
-from king.bots.training import generate
+from king.training import generate
 from king.cluster import ray_map
 
 here = generate(90, seed=5, budget=0.005, chunk=40)

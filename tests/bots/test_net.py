@@ -26,7 +26,12 @@ from king.bots.net import (
 from king.bots.net_declare import DeclareNet
 from king.bots.net_play import INPUTS, encode
 from king.bots.rule_play import rule_card
-from king.bots.training import (
+from king.cards import shuffled_hands
+from king.cli import run
+from king.game import Game
+from king.phase import Phase
+from king.rules import ALL_DECLARATIONS, Declaration, Rules
+from king.training import (
     Positions,
     fit,
     fit_declarations,
@@ -36,11 +41,6 @@ from king.bots.training import (
     measure,
     measure_declarations,
 )
-from king.cards import shuffled_hands
-from king.cli import run
-from king.game import Game
-from king.phase import Phase
-from king.rules import ALL_DECLARATIONS, Declaration, Rules
 
 TOGGLE_SETS = [Rules(), Rules.preset("pagat"), Rules.preset("turkish"), Rules(overruff=True)]
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from king.bots.sampler import constraints, not_held, sample_world
-from king.bots.search import _sample
+from king.bots.search import deal_worlds
 from king.cards import CardSet
 from king.deal import Deal
 from king.game import Game, Phase
@@ -80,7 +80,7 @@ def test_sampled_worlds_never_contradict_the_view(rules: Rules) -> None:
             _check_world(view, sample_world(known, rng))
             checked += 1
         # The compiled sampler the search bot uses obeys the same constraints.
-        for row in _sample(known, rng, 4):
+        for row in deal_worlds(known, rng, 4):
             _check_world(view, (int(row[0]), int(row[1]), int(row[2]), int(row[3])))
             checked += 1
     assert checked >= 300

@@ -167,7 +167,7 @@ def test_a_game_record_in_progress_replays(tmp_path: Path) -> None:
 def test_bot_preparation_is_quiet_and_errors_still_reach_the_caller(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from king.cli import _with_notice
+    from king.cli.bots import with_notice as _with_notice
 
     assert _with_notice(lambda: 7, ["rule"]) == 7
     assert capsys.readouterr().err == ""

@@ -1,7 +1,7 @@
 """``net``: the learned policy, as a model file and as a bot.
 
 The model (:class:`NetModel`) is the small network of :mod:`king.bots.net_play`, trained
-by ``king train`` (:mod:`king.bots.training`) to choose the card the search bot's
+by ``king train`` (:mod:`king.training`) to choose the card the search bot's
 evaluation finds best.  It ships in the package (``models/net.npz``: the weights, and a
 JSON description of how it was trained and what it measured), and plays with numpy
 alone: the bot reads its view into a position, encodes it with the same function the

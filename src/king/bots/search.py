@@ -244,9 +244,9 @@ class SearchBot(Bot):
         from twice as many by the likelihood of their plays so far."""
         others_played = any(seat != view.seat for seat, _ in sequence)
         if not others_played or self.noise >= 1.0:
-            return _sample(known, rng, count)
+            return deal_worlds(known, rng, count)
         pool = 2 * count
-        current = _sample(known, rng, pool)
+        current = deal_worlds(known, rng, pool)
         dealt = current.copy()
         for seat, card in sequence:
             dealt[:, seat] |= 1 << card
@@ -287,7 +287,7 @@ class SearchBot(Bot):
         flags = view.rules.flags
         if view.legal_declarations:
             choices = list(view.legal_declarations)
-            worlds = _sample(constraints(view), rng, self.declare_worlds)
+            worlds = deal_worlds(constraints(view), rng, self.declare_worlds)
             table = np.zeros((len(worlds), len(choices)), dtype=np.float64)
             out = np.zeros(len(worlds), dtype=np.int64)
             for i, choice in enumerate(choices):
@@ -322,7 +322,7 @@ class SearchBot(Bot):
         rollout count decides (deterministic); with ``capped`` the clock also stops it,
         only to guard against a machine far slower than the reference one."""
         known = constraints(view)
-        sequence = _plays(view)
+        sequence = played_so_far(view)
         base = _base_state(view)
         cand = np.array(ids, dtype=np.int64)
         speed = NET_ROLLOUTS_PER_SECOND if self.rollout == "net" else ROLLOUTS_PER_SECOND
@@ -366,7 +366,7 @@ class SearchBot(Bot):
         _set_threads(self.threads)
         rng = random.Random(self.rng.getrandbits(64))
         known = constraints(view)
-        worlds = _sample(known, rng, self.declare_worlds)
+        worlds = deal_worlds(known, rng, self.declare_worlds)
         flags = view.rules.flags
         best: Declaration | None = None
         best_score = -math.inf
@@ -410,7 +410,7 @@ def needs_compiling() -> bool | None:
     return compiled.needs_compiling()
 
 
-def _sample(known: Constraints, rng: random.Random, count: int) -> NDArray[np.int64]:
+def deal_worlds(known: Constraints, rng: random.Random, count: int) -> NDArray[np.int64]:
     """``count`` worlds dealt by the kernel; the rare one it cannot deal is dealt by the
     exhaustive search of :func:`king.bots.sampler.sample_world`."""
     worlds = np.zeros((count, 4), dtype=np.int64)
@@ -435,7 +435,7 @@ def _set_threads(threads: int) -> None:
     set_num_threads(max(1, min(threads, available)))
 
 
-def _plays(view: SeatView) -> list[tuple[int, int]]:
+def played_so_far(view: SeatView) -> list[tuple[int, int]]:
     """Every card played in this deal so far, as (seat, card id), in order."""
     sequence = [(t.seat_of(i), c.id) for t in view.tricks for i, c in enumerate(t.cards)]
     sequence.extend((seat, card.id) for seat, card in view.current_trick)
