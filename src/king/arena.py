@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from king.bots.base import Bot, BotError, make_bot
+from king.bots.external_engine import ENGINES
 from king.cluster import ClusterError, ray_map
 from king.deal import IllegalMoveError
 from king.errors import KingError
@@ -416,8 +417,11 @@ def _results(config: ArenaConfig, indices: list[int]) -> Generator[list[PlayResu
         yield from _ray_results(config, indices)
         return
     if config.jobs == 1:
-        for index in indices:
-            yield play_set(config, index)
+        try:
+            for index in indices:
+                yield play_set(config, index)
+        finally:  # the match is over: the programs kept for the next game stop
+            ENGINES.close()
         return
     # Spawned, not forked: a bot's compiled kernel may already run OpenMP threads in
     # this process (the search bot warms up when the CLI checks the specs), and forking

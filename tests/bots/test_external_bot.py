@@ -139,3 +139,95 @@ def test_a_missing_program_is_reported() -> None:
     game = Game(seed=1)
     with pytest.raises(BotError, match="could not be started"):
         bot.act(game.view(game.declarer))
+
+
+# A king-bot/2 program: it serves game after game and logs what it is told to a file.
+MANY = """
+import json, os, sys
+LOG, CRASH_AT = {log!r}, {crash_at!r}
+def note(text):
+    with open(LOG, "a") as log:
+        log.write(f"{{os.getpid()}} {{text}}\\n")
+note("start")
+FIRST = sum(" start" in x for x in open(LOG)) == 1  # only the first program crashes
+count = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    kind = message.get("type")
+    if kind == "bye":
+        note("bye")
+        break
+    if kind == "hello":
+        note("hello " + ",".join(message["versions"]))
+        print(json.dumps({{"type": "hello", "protocol": "king-bot/2", "name": "many"}}), flush=True)
+    elif kind == "game":
+        note(f"game seat={{message['seat']}}")
+    elif kind == "over":
+        note("over")
+    else:
+        count += 1
+        if FIRST and count == CRASH_AT:
+            sys.stderr.write("boom: out of memory\\n")
+            sys.exit(4)
+        key = "declare" if kind == "declare" else "card"
+        print(json.dumps({{"id": message["id"], key: message["legal"][-1]}}), flush=True)
+"""
+
+
+def _many(tmp_path: Path, crash_at: int | None = None) -> tuple[str, Path]:
+    log = tmp_path / "engine.log"
+    path = tmp_path / "many_bot.py"
+    path.write_text(textwrap.dedent(MANY.format(log=str(log), crash_at=crash_at)))
+    return f"cmd:{sys.executable} {path}", log
+
+
+def _lines(log: Path) -> list[tuple[int, str]]:
+    split = (line.split(" ", 1) for line in log.read_text().splitlines())
+    return [(int(pid), what) for pid, what in split]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_king_bot_2_program_serves_the_whole_match_in_one_process_per_worker(
+    tmp_path: Path, jobs: int
+) -> None:
+    spec, log = _many(tmp_path)
+    config = ArenaConfig((spec, "rule", "random", "rule"), "deals", 6, seed=3, jobs=jobs)
+    report = run_arena(config)
+    assert report.abandoned == [] and report.sets_counted == 6
+    lines = _lines(log)
+    pids = {pid for pid, _ in lines}
+    # One program per worker process for the 24 games, each told its games and their
+    # ends, and stopped (bye) once the match is over.
+    assert 1 <= len(pids) <= jobs, lines
+    assert sum(1 for _, what in lines if what.startswith("game")) == 24
+    assert sum(1 for _, what in lines if what == "over") == 24
+    for pid in pids:
+        own = [what for p, what in lines if p == pid]
+        assert own[0] == "start" and own[1] == "hello king-bot/1,king-bot/2", own[:2]
+        assert own[-1] == "bye", own[-3:]
+        assert set(own[2:-1]) <= {"over"} | {f"game seat={s}" for s in range(4)}
+    assert report.stats[spec].n == 24
+
+
+def test_a_program_that_dies_mid_match_is_started_again_and_its_game_abandoned(
+    tmp_path: Path,
+) -> None:
+    spec, log = _many(tmp_path, crash_at=30)
+    config = ArenaConfig((spec, "rule", "rule", "rule"), "deals", 4, seed=3, bot_timeout=2.0)
+    report = run_arena(config)
+    # The game in which it died is abandoned and reported as a single program's would
+    # be; its set is not counted; a new program plays the games after it.
+    assert len(report.abandoned) == 1, report.abandoned
+    item = report.abandoned[0]
+    assert "many (cmd:" in item["bot"] and "crashed (exit status 4)" in item["what"]
+    assert "boom: out of memory" in item["what"]
+    assert report.sets_counted == 3
+    starts = [pid for pid, what in _lines(log) if what == "start"]
+    assert len(starts) == 2 and starts[0] != starts[1]
+
+
+def test_a_king_bot_1_program_still_serves_one_game_each(tmp_path: Path) -> None:
+    spec = _bot(tmp_path, "fine")
+    config = ArenaConfig((spec, "random", "random", "random"), "deals", 2, seed=3)
+    report = run_arena(config)
+    assert report.abandoned == [] and report.stats[spec].n == 8
