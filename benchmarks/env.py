@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from king.game import Game, Phase
+from king.game import Game
 
 
 def _timed(work: Callable[[], int], seconds: float) -> float:
@@ -40,12 +40,7 @@ def core_game(seed: int) -> Callable[[], int]:
         game = Game(seed=rng.getrandbits(63))
         steps = 0
         while not game.is_over:
-            if game.phase is Phase.DECLARING:
-                game.declare(rng.choice(game.allowed_declarations()))
-            else:
-                deal = game.deal
-                assert deal is not None
-                game.play(rng.choice(deal.legal_moves()))
+            game.act(rng.choice(game.legal_actions()))
             steps += 1
         return steps
 

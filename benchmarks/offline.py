@@ -44,7 +44,7 @@ GAMES = 3
 TIMING = """
 import json, time
 from king.bots import make_bot
-from king.game import Game, Phase
+from king.game import Game
 from king.rules import PRESETS
 
 def timed_games(games):
@@ -58,10 +58,7 @@ def timed_games(games):
             view = game.view(seat)
             action = bots[seat].act(view)
             times.append(time.perf_counter() - start)
-            if game.phase is Phase.DECLARING:
-                game.declare(action)
-            else:
-                game.play(action)
+            game.act(action)
     return times
 """
 

@@ -1,14 +1,18 @@
 """The layers of docs/design.md, as the interpreter sees them: what importing a part of
 ``king`` brings in.  Each check runs in a fresh interpreter, so earlier imports in the
-test process cannot hide a heavy or third-party import."""
+test process cannot hide a heavy or third-party import.  And as the import graph shows
+them: no cycle anywhere, numba in one module."""
 
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+import tomllib
 
 import pytest
+
+from tests.support import ROOT
 
 PROBE = """
 import json, sys
@@ -54,3 +58,33 @@ def test_only_the_compiled_engines_import_numba() -> None:
     loaded = third_party_after("import king.bots.position, king.bots.rule_play, king.bots.solver")
     assert "numba" not in loaded
     assert "numba" in third_party_after("import king.bots.compiled")
+
+
+def test_no_module_of_king_imports_itself_back() -> None:
+    """No import cycle among king's modules, across the whole package: for every import
+    ``a -> b``, no chain of imports leads from ``b`` back to ``a``.  Imports under ``if
+    TYPE_CHECKING:`` are left out (they never run); an import inside a function counts,
+    as it runs as soon as the function does."""
+    grimp = pytest.importorskip("grimp")
+    graph = grimp.build_graph("king", exclude_type_checking_imports=True, cache_dir=None)
+    cycles: dict[frozenset[str], str] = {}
+    for module in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            back = graph.find_shortest_chain(importer=imported, imported=module)
+            if back is not None:
+                cycles.setdefault(frozenset(back), " -> ".join((module, *back)))
+    assert not cycles, sorted(cycles.values())
+
+
+def test_the_numba_contract_names_every_module_of_the_bots() -> None:
+    """The import-linter contract that keeps numba in ``king.bots.compiled`` lists every
+    other module of ``king.bots``, so a new module is under it from the start."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    (contract,) = [c for c in contracts if c["name"] == "Only king.bots.compiled imports numba"]
+    folder = ROOT / "src" / "king" / "bots"
+    modules = {f"king.bots.{path.stem}" for path in folder.glob("*.py")} - {
+        "king.bots.__init__",
+        "king.bots.compiled",
+    }
+    assert set(contract["source_modules"]) == modules | {"king.bots"}

@@ -57,42 +57,6 @@ def test_the_layers_of_the_design_hold() -> None:
     assert "broken" in result.stdout and "0 broken" in result.stdout
 
 
-def test_no_module_of_king_imports_itself_back() -> None:
-    """No import cycle anywhere in src/ (imports that only type checkers read left out):
-    the strongly connected components of the import graph are single modules."""
-    grimp = pytest.importorskip("grimp")
-    graph = grimp.build_graph("king", exclude_type_checking_imports=True, cache_dir=None)
-    modules = sorted(graph.modules)
-    order: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    cycles: list[list[str]] = []
-
-    def visit(module: str) -> None:  # Tarjan's algorithm
-        order[module] = low[module] = len(order)
-        stack.append(module)
-        for other in sorted(graph.find_modules_directly_imported_by(module)):
-            if other not in order:
-                visit(other)
-                low[module] = min(low[module], low[other])
-            elif other in stack:
-                low[module] = min(low[module], order[other])
-        if low[module] == order[module]:
-            part = []
-            while True:
-                top = stack.pop()
-                part.append(top)
-                if top == module:
-                    break
-            if len(part) > 1:
-                cycles.append(sorted(part))
-
-    for module in modules:
-        if module not in order:
-            visit(module)
-    assert not cycles, cycles
-
-
 def test_the_pre_commit_hooks_are_the_suites_checks() -> None:
     """.pre-commit-config.yaml is valid and runs the checks above, from the project's
     own tools (local hooks: nothing fetched)."""

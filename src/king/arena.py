@@ -111,15 +111,13 @@ deal_declaration = cycled_declaration
 def _act(bot: Bot, game: Game, seat: int) -> None:
     view = game.view(seat)
     choice = bot.act(view)
+    declaring = game.phase is Phase.DECLARING
+    if declaring and not isinstance(choice, Declaration):
+        raise BotError(bot.name, f"answered {choice} when asked to declare")
+    if not declaring and isinstance(choice, Declaration):
+        raise BotError(bot.name, f"declared {choice} when asked to play a card")
     try:
-        if game.phase is Phase.DECLARING:
-            if not isinstance(choice, Declaration):
-                raise BotError(bot.name, f"answered {choice} when asked to declare")
-            game.declare(choice)
-        else:
-            if isinstance(choice, Declaration):
-                raise BotError(bot.name, f"declared {choice} when asked to play a card")
-            game.play(choice)
+        game.act(choice)
     except (IllegalMoveError, IllegalDeclarationError, GameStateError) as error:
         raise BotError(bot.name, f"chose an illegal move {choice}: {error}") from None
 
@@ -453,6 +451,70 @@ def _in_order(
         fresh.close()
 
 
+@dataclass(slots=True)
+class _Tally:
+    """What a match adds up, set by set: each bot name's thinking time over every set,
+    and over the sets counted (whole, none abandoned) its per-set means, seats, wins and
+    gains by contract."""
+
+    mode: Mode
+    per_set: dict[str, list[float]] = field(default_factory=dict)
+    occurrences: dict[str, int] = field(default_factory=dict)
+    wins: dict[str, int] = field(default_factory=dict)
+    by_contract: dict[str, dict[str, list[float]]] = field(default_factory=dict)
+    thinking: dict[str, list[float]] = field(default_factory=dict)
+    abandoned: list[dict[str, Any]] = field(default_factory=list)
+    counted: int = 0
+
+    def add(self, plays: list[PlayResult]) -> None:
+        """One set's four games; counted whole or not at all, to keep the duplicate fair."""
+        for play in plays:
+            for name, (seconds, moves) in play.timing.items():
+                spent = self.thinking.setdefault(name, [0.0, 0.0])
+                spent[0] += seconds
+                spent[1] += moves
+        broken = [p for p in plays if p.abandoned is not None]
+        for p in broken:
+            assert p.abandoned is not None
+            self.abandoned.append({"set": p.index, "rotation": p.rotation, **p.abandoned})
+        if not broken:
+            self._count(plays)
+
+    def _count(self, plays: list[PlayResult]) -> None:
+        self.counted += 1
+        sums: dict[str, list[float]] = {}
+        for play in plays:
+            for seat, name in enumerate(play.seats):
+                if self.mode == "games":
+                    value = float(play.points[seat])
+                else:
+                    value = math.fsum(g for _, s, g in play.deal_gains if s == seat)
+                sums.setdefault(name, []).append(value)
+                self.occurrences[name] = self.occurrences.get(name, 0) + 1
+                if seat in play.winners:
+                    self.wins[name] = self.wins.get(name, 0) + 1
+            for contract, seat, gain in play.deal_gains:
+                name = play.seats[seat]
+                self.by_contract.setdefault(name, {}).setdefault(contract, []).append(gain)
+        for name, values in sums.items():
+            self.per_set.setdefault(name, []).append(math.fsum(values) / len(values))
+
+    def stats(self, name: str) -> BotStats:
+        """Bot ``name``'s figures over the match."""
+        contracts = self.by_contract.get(name, {})
+        spent = self.thinking.get(name, [0.0, 0.0])
+        return BotStats(
+            name=name,
+            n=self.occurrences.get(name, 0),
+            score=Estimate.of(self.per_set.get(name, [])),
+            wins=self.wins.get(name, 0),
+            by_contract={
+                c.value: Estimate.of(contracts[c.value]) for c in Contract if c.value in contracts
+            },
+            ms_per_move=1000 * spent[0] / spent[1] if spent[1] else 0.0,
+        )
+
+
 def run_arena(
     config: ArenaConfig,
     on_set: Callable[[int, list[PlayResult]], None] | None = None,
@@ -462,57 +524,10 @@ def run_arena(
     (to write records and draw progress); ``done`` holds sets an earlier run of the same
     match played (:func:`played_sets`), counted as they were and not played again, so
     the figures are those of one uninterrupted run."""
-    per_set: dict[str, list[float]] = {}
-    occurrences: dict[str, int] = {}
-    wins: dict[str, int] = {}
-    by_contract: dict[str, dict[str, list[float]]] = {}
-    thinking: dict[str, list[float]] = {}
-    abandoned: list[dict[str, Any]] = []
-    counted = 0
-    names = list(dict.fromkeys(config.bots))
+    tally = _Tally(config.mode)
     for index, plays, fresh in _in_order(config, done or {}):
         if fresh and on_set is not None:
             on_set(index, plays)
-        for play in plays:
-            for name, (seconds, moves) in play.timing.items():
-                spent = thinking.setdefault(name, [0.0, 0.0])
-                spent[0] += seconds
-                spent[1] += moves
-        broken = [p for p in plays if p.abandoned is not None]
-        for p in broken:
-            assert p.abandoned is not None
-            abandoned.append({"set": p.index, "rotation": p.rotation, **p.abandoned})
-        if broken:
-            continue  # a set is counted whole or not at all, to keep the duplicate fair
-        counted += 1
-        sums: dict[str, list[float]] = {}
-        for play in plays:
-            for seat, name in enumerate(play.seats):
-                if config.mode == "games":
-                    value = float(play.points[seat])
-                else:
-                    value = math.fsum(g for _, s, g in play.deal_gains if s == seat)
-                sums.setdefault(name, []).append(value)
-                occurrences[name] = occurrences.get(name, 0) + 1
-                if seat in play.winners:
-                    wins[name] = wins.get(name, 0) + 1
-            for contract, seat, gain in play.deal_gains:
-                name = play.seats[seat]
-                by_contract.setdefault(name, {}).setdefault(contract, []).append(gain)
-        for name, values in sums.items():
-            per_set.setdefault(name, []).append(math.fsum(values) / len(values))
-    stats: dict[str, BotStats] = {}
-    for name in names:
-        contracts = by_contract.get(name, {})
-        spent = thinking.get(name, [0.0, 0.0])
-        stats[name] = BotStats(
-            name=name,
-            n=occurrences.get(name, 0),
-            score=Estimate.of(per_set.get(name, [])),
-            wins=wins.get(name, 0),
-            by_contract={
-                c.value: Estimate.of(contracts[c.value]) for c in Contract if c.value in contracts
-            },
-            ms_per_move=1000 * spent[0] / spent[1] if spent[1] else 0.0,
-        )
-    return ArenaReport(config, stats, abandoned, counted)
+        tally.add(plays)
+    stats = {name: tally.stats(name) for name in dict.fromkeys(config.bots)}
+    return ArenaReport(config, stats, tally.abandoned, tally.counted)

@@ -1,9 +1,10 @@
 """The play of one deal: hands, tricks, whose turn, legal moves and points.
 
-All the play rules of RULES.md live in one function, :func:`legal_mask`, which works on
-52-bit card masks.  The checked API (:meth:`Deal.play`) and the unchecked fast path
-(:meth:`Deal.play_unchecked`, for search code) both go through it, so there is exactly
-one place that decides legality.
+All the play rules of RULES.md live in one function, :func:`legal_mask` (with its two
+parts: the lead, and a seat that cannot follow), which works on 52-bit card masks.  The
+checked API (:meth:`Deal.play`) and the unchecked fast path (:meth:`Deal.play_unchecked`,
+for search code) both go through it, so there is exactly one place that decides
+legality.
 
 >>> from king.cards import CardSet
 >>> hands = [CardSet.parse(h) for h in (
@@ -116,21 +117,11 @@ def legal_mask(
     ``trick`` is the mask of the cards already in the current trick and ``led`` the suit
     led (``-1`` when the player is on lead); ``played`` is every card played in the deal
     so far; ``contract`` is a contract code, ``trump`` the trump suit (or ``-1``) and
-    ``flags`` the rule toggles as bits.  This is the one place that decides legality.
+    ``flags`` the rule toggles as bits.  This is the one place that decides legality
+    (with its two parts below: the lead, and a seat that cannot follow).
     """
     if led < 0:
-        if contract in (NO_HEARTS, NO_KING):
-            if not played & _HEARTS:
-                others = hand & ~_HEARTS
-                if others:
-                    return others
-        elif contract == TRUMPS and flags & FLAG_TRUMP_LEAD_AFTER_BREAK:
-            trumps = SUIT_MASKS[trump]
-            if not played & trumps:
-                others = hand & ~trumps
-                if others:
-                    return others
-        return hand
+        return _lead_mask(hand, played, contract, trump, flags)
     suit = SUIT_MASKS[led]
     follow = hand & suit
     if follow:
@@ -140,6 +131,30 @@ def legal_mask(
             if forced:
                 return forced
         return follow
+    return _void_mask(hand, trick, contract, trump, flags)
+
+
+def _lead_mask(hand: Mask, played: Mask, contract: int, trump: int, flags: int) -> Mask:
+    """The cards a seat on lead may lead: hearts (in No Hearts and No King) and, by a
+    rule, trumps only once one has been played, unless it holds nothing else."""
+    if contract in (NO_HEARTS, NO_KING):
+        if not played & _HEARTS:
+            others = hand & ~_HEARTS
+            if others:
+                return others
+    elif contract == TRUMPS and flags & FLAG_TRUMP_LEAD_AFTER_BREAK:
+        trumps = SUIT_MASKS[trump]
+        if not played & trumps:
+            others = hand & ~trumps
+            if others:
+                return others
+    return hand
+
+
+def _void_mask(hand: Mask, trick: Mask, contract: int, trump: int, flags: int) -> Mask:
+    """The cards a seat that cannot follow may play: a trump in Trumps (higher than the
+    trick's, by a rule, when it can), by a rule a penalty card in a negative contract,
+    else any card."""
     if contract == TRUMPS:
         trump_suit = SUIT_MASKS[trump]
         trumps = hand & trump_suit

@@ -5,7 +5,8 @@ declarer declares, a seat plays a card.  The record (``king-record/1``) is these
 grouped by deal; the server's log stores them one per row (beside its own table events:
 joins, the start, a close), as the objects :func:`to_json` gives; a replay, a resumed
 game and a restarted server all rebuild a game by :func:`apply` over them, so there is
-one fold, and it checks every event as the game itself does.
+one fold, and it checks every event as the game itself does (it is :meth:`Game.act`'s
+caller, as every interface is).  A live move becomes its event with :func:`event_of`.
 
 >>> from king.game import Game
 >>> game = Game(seed=7)
@@ -24,7 +25,7 @@ from typing import Any, Literal
 
 from king.cards import Card, CardParseError, CardSet
 from king.errors import KingError
-from king.game import Game
+from king.game import Action, Game
 from king.jsontext import is_int
 from king.phase import Phase
 from king.rules import Declaration, RulesError
@@ -37,6 +38,7 @@ __all__ = [
     "GameEvent",
     "Played",
     "apply",
+    "event_of",
     "events_of",
     "from_json",
     "to_json",
@@ -65,6 +67,11 @@ class Declared:
     declaration: Declaration
     kind: Literal["declare"] = "declare"
 
+    @property
+    def action(self) -> Declaration:
+        """What the game is handed (:meth:`Game.act`)."""
+        return self.declaration
+
 
 @dataclass(frozen=True, slots=True)
 class Played:
@@ -74,8 +81,21 @@ class Played:
     card: Card
     kind: Literal["play"] = "play"
 
+    @property
+    def action(self) -> Card:
+        """What the game is handed (:meth:`Game.act`)."""
+        return self.card
+
 
 GameEvent = Dealt | Declared | Played
+
+
+def event_of(seat: int, action: Action) -> Declared | Played:
+    """The event of ``seat`` taking ``action`` (a declaration or a card), as a table
+    logs a live move before the fold applies it."""
+    if isinstance(action, Declaration):
+        return Declared(seat, action)
+    return Played(seat, action)
 
 
 def apply(game: Game, event: GameEvent) -> None:
@@ -90,10 +110,7 @@ def apply(game: Game, event: GameEvent) -> None:
     if event.seat != game.to_act:
         who = "no seat" if game.to_act is None else seat_name(game.to_act)
         raise EventError(f"{seat_name(event.seat)} {event.kind}s, but {who} is to act")
-    if isinstance(event, Declared):
-        game.declare(event.declaration)
-    else:
-        game.play(event.card)
+    game.act(event.action)
 
 
 def events_of(game: Game) -> Iterator[GameEvent]:
@@ -134,40 +151,52 @@ def from_json(kind: str, data: Mapping[str, Any]) -> GameEvent:
     if not isinstance(data, Mapping):
         raise EventError(f"a {kind} event is an object, not {type(data).__name__}")
     if kind == "deal":
-        declarer = _seat(data, "declarer")
-        hands = data.get("hands")
-        if not isinstance(hands, list) or len(hands) != 4:
-            raise EventError("a deal event's 'hands' is a list of four hands")
-        parsed: list[CardSet] = []
-        for seat, hand in enumerate(hands):
-            if not isinstance(hand, str):
-                raise EventError(f"{seat_name(seat)}'s hand must be a string of cards")
-            try:
-                parsed.append(CardSet.parse(hand))
-            except CardParseError as error:
-                raise EventError(f"{seat_name(seat)}'s hand: {error}") from None
-        return Dealt(declarer, (parsed[0], parsed[1], parsed[2], parsed[3]))
+        return _dealt(data)
     seat = _seat(data, "seat")
     if kind == "declare":
-        contract, trump = data.get("contract"), data.get("trump")
-        if not isinstance(contract, str) or not (trump is None or isinstance(trump, str)):
-            raise EventError("a declare event names its contract (and trump) as strings")
-        if trump is not None and contract != "trumps":
-            raise EventError(f"only Trumps has a trump suit, not {quoted(contract)}")
-        text = contract if trump is None else f"{contract} {trump}"
-        try:
-            return Declared(seat, Declaration.parse(text))
-        except RulesError as error:
-            raise EventError(str(error)) from None
+        return _declared(seat, data)
     if kind == "play":
-        card = data.get("card")
-        if not isinstance(card, str):
-            raise EventError(f"a play event's card is a string, not {quoted(card)}")
-        try:
-            return Played(seat, Card.parse(card))
-        except CardParseError as error:
-            raise EventError(str(error)) from None
+        return _played(seat, data)
     raise EventError(f"{quoted(kind)} is not a game event: deal, declare or play")
+
+
+def _dealt(data: Mapping[str, Any]) -> Dealt:
+    declarer = _seat(data, "declarer")
+    hands = data.get("hands")
+    if not isinstance(hands, list) or len(hands) != 4:
+        raise EventError("a deal event's 'hands' is a list of four hands")
+    parsed: list[CardSet] = []
+    for seat, hand in enumerate(hands):
+        if not isinstance(hand, str):
+            raise EventError(f"{seat_name(seat)}'s hand must be a string of cards")
+        try:
+            parsed.append(CardSet.parse(hand))
+        except CardParseError as error:
+            raise EventError(f"{seat_name(seat)}'s hand: {error}") from None
+    return Dealt(declarer, (parsed[0], parsed[1], parsed[2], parsed[3]))
+
+
+def _declared(seat: int, data: Mapping[str, Any]) -> Declared:
+    contract, trump = data.get("contract"), data.get("trump")
+    if not isinstance(contract, str) or not (trump is None or isinstance(trump, str)):
+        raise EventError("a declare event names its contract (and trump) as strings")
+    if trump is not None and contract != "trumps":
+        raise EventError(f"only Trumps has a trump suit, not {quoted(contract)}")
+    text = contract if trump is None else f"{contract} {trump}"
+    try:
+        return Declared(seat, Declaration.parse(text))
+    except RulesError as error:
+        raise EventError(str(error)) from None
+
+
+def _played(seat: int, data: Mapping[str, Any]) -> Played:
+    card = data.get("card")
+    if not isinstance(card, str):
+        raise EventError(f"a play event's card is a string, not {quoted(card)}")
+    try:
+        return Played(seat, Card.parse(card))
+    except CardParseError as error:
+        raise EventError(str(error)) from None
 
 
 def _seat(data: Mapping[str, Any], key: str) -> int:

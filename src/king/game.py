@@ -13,6 +13,14 @@ original would have had.
 >>> game.declare(game.allowed_declarations()[0])
 >>> game.phase
 <Phase.PLAYING: 'playing'>
+
+Every interface moves a game on the same way: the seat to act chooses one of
+:meth:`Game.legal_actions` (a declaration or a card, an :data:`Action`) and the game
+applies it with :meth:`Game.act`.
+
+>>> game.act(game.legal_actions()[0])
+>>> len(game.deal.plays)
+1
 """
 
 from __future__ import annotations
@@ -20,7 +28,6 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from king.cards import Card, CardSet, shuffled_hands
 from king.deal import Deal, DealSetupError, Trick, hand_masks
@@ -38,11 +45,11 @@ from king.rules import (
     declaration_refusal,
 )
 from king.texts import quoted, seat_name
-
-if TYPE_CHECKING:
-    from king.view import SeatView
+from king.view import SeatView
+from king.view import view as seat_view
 
 __all__ = [
+    "Action",
     "Game",
     "Phase",
     "DealResult",
@@ -52,6 +59,11 @@ __all__ = [
 ]
 
 TWO_OF_DIAMONDS = Card.parse("2D")
+
+#: What the seat to act does: declare the deal's contract (the declarer) or play a card.
+#: Defined here once, beside :meth:`Game.legal_actions` and :meth:`Game.act`, for every
+#: interface that hands a game its players' choices.
+Action = Declaration | Card
 
 
 class IllegalDeclarationError(KingError, ValueError):
@@ -277,7 +289,29 @@ class Game:
             return []
         return [d for d in ALL_DECLARATIONS if self.refusal(d) is None]
 
+    def legal_actions(self) -> tuple[Action, ...]:
+        """What the seat to act may do now: the declarations it may make while declaring
+        (:meth:`allowed_declarations`, in their order), the cards it may play while
+        playing (:meth:`Deal.legal_moves`, in theirs); empty between deals and at the
+        end.  Decided where :meth:`act` decides it, so every choice here is accepted."""
+        if self._phase is Phase.DECLARING:
+            return tuple(self.allowed_declarations())
+        if self._phase is Phase.PLAYING:
+            return tuple(self._deals[-1].legal_moves())
+        return ()
+
     # -- acting -----------------------------------------------------------------------
+
+    def act(self, action: Action) -> None:
+        """The seat to act declares (``action`` is a :class:`Declaration`) or plays (a
+        :class:`Card`): the one way an interface applies a choice, so that none tells the
+        two apart by the phase.  The checks and errors are those of :meth:`declare` and
+        :meth:`play` (a card while declaring is a :class:`GameStateError`); a refused
+        action changes nothing."""
+        if isinstance(action, Declaration):
+            self.declare(action)
+        else:
+            self.play(action)
 
     def declare(self, declaration: Declaration | str) -> None:
         """The declarer chooses the contract (and trump suit).  Raises
@@ -346,9 +380,7 @@ class Game:
 
     def view(self, seat: int | None) -> SeatView:
         """What ``seat`` may see now, or a spectator (``None``; see :mod:`king.view`)."""
-        from king.view import view
-
-        return view(self, seat)
+        return seat_view(self, seat)
 
     def winners(self) -> list[int]:
         """The seats with the highest total (several on a tie)."""

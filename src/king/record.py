@@ -324,6 +324,25 @@ def _replay_deal(game: Game, number: int, deal: object) -> None:
         raise _Stop(Fault(f"a game has only {GAME_DEALS} deals", number))
     if game.phase is not Phase.DEALING:
         raise _Stop(Fault(f"deal {number - 1} is unfinished, so no deal may follow it", number))
+    declarer = _replay_hands(game, number, deal)
+    words = _play_words(number, deal)
+    contract_text = deal.get("contract")
+    if contract_text is None:
+        if deal.get("trump") is not None:
+            raise _Stop(Fault("a trump suit is given but no contract", number))
+        if words:
+            raise _Stop(Fault("cards are played before a contract is declared", number, 0))
+        return
+    declaration = _declaration(number, contract_text, deal.get("trump"))
+    try:
+        apply(game, Declared(declarer, declaration))
+    except IllegalDeclarationError as error:
+        raise _Stop(Fault(error.reason, number, seat=declarer)) from None
+    _replay_cards(game, number, words)
+
+
+def _replay_hands(game: Game, number: int, deal: Mapping[str, Any]) -> int:
+    """Deal ``deal``'s hands to ``game``; its declarer."""
     declarer = deal.get("declarer")
     if not is_int(declarer) or not 0 <= declarer < 4:
         raise _Stop(Fault(f"the declarer must be a seat 0-3, not {quoted(declarer)}", number))
@@ -344,24 +363,21 @@ def _replay_deal(game: Game, number: int, deal: object) -> None:
         apply(game, Dealt(declarer, (parsed[0], parsed[1], parsed[2], parsed[3])))
     except DealSetupError as error:
         raise _Stop(Fault(str(error), number)) from None
+    return declarer
+
+
+def _play_words(number: int, deal: Mapping[str, Any]) -> list[str]:
+    """The words of ``deal``'s ``plays`` (none when it has none)."""
     plays = deal.get("plays", "")
     if plays is None:
         plays = ""
     if not isinstance(plays, str):
         raise _Stop(Fault("'plays' must be a string of cards", number))
-    words = plays.split()
-    contract_text = deal.get("contract")
-    if contract_text is None:
-        if deal.get("trump") is not None:
-            raise _Stop(Fault("a trump suit is given but no contract", number))
-        if words:
-            raise _Stop(Fault("cards are played before a contract is declared", number, 0))
-        return
-    declaration = _declaration(number, contract_text, deal.get("trump"))
-    try:
-        apply(game, Declared(declarer, declaration))
-    except IllegalDeclarationError as error:
-        raise _Stop(Fault(error.reason, number, seat=declarer)) from None
+    return plays.split()
+
+
+def _replay_cards(game: Game, number: int, words: list[str]) -> None:
+    """Play the cards of a declared deal, each by the seat to play."""
     current = game.deal
     assert current is not None
     for index, word in enumerate(words):

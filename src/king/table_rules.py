@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from king.cards import Card
 from king.deal import IllegalMoveError
-from king.game import Game
+from king.game import Action, Game
 from king.phase import Phase
 from king.rules import Declaration
 from king.texts import seat_name
@@ -32,7 +32,7 @@ class Refusal:
     params: dict[str, str] | None = None
 
 
-def refusal(game: Game, seat: int, action: Declaration | Card) -> Refusal | None:
+def refusal(game: Game, seat: int, action: Action) -> Refusal | None:
     """Why ``seat`` may not make ``action`` now, or ``None`` when it may."""
     to_act = game.to_act
     if to_act != seat:

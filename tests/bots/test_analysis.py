@@ -25,7 +25,7 @@ from king.deal import Deal
 from king.game import Game, Phase
 from king.record import replay, to_record
 from king.rules import Declaration
-from tests.support.games import EXAMPLES
+from tests.support.games import EXAMPLES, random_move
 
 QUICK = AnalysisOptions(seconds=0.05, seed=3)
 Blunder = Callable[[Deal, list[Card]], Card | None]
@@ -109,9 +109,7 @@ def swapped_hidden_cards() -> tuple[Game, Game, int]:
     game = Game(seed=12)
     game.declare(game.allowed_declarations()[2])
     for _ in range(9):
-        deal = game.deal
-        assert deal is not None
-        game.play(rng.choice(deal.legal_moves()))
+        random_move(game, rng)
     deal = game.deal
     assert deal is not None and deal.to_play is not None
     me = deal.to_play

@@ -29,10 +29,9 @@ def _play_game(specs: list[str], rules: Rules, seed: int) -> Game:
         choice = bots[seat].act(view)
         if game.deal is None:
             assert choice in view.legal_declarations
-            game.declare(choice)  # type: ignore[arg-type]
         else:
             assert choice in view.legal_cards
-            game.play(choice)  # type: ignore[arg-type]
+        game.act(choice)
     for bot in bots:
         bot.close()
     return game

@@ -64,22 +64,15 @@ def test_a_level_decides_from_the_seats_view_alone(name: str) -> None:
             if move not in (views[1].legal_cards if first.deal else views[1].legal_declarations):
                 break  # the other hands differ: the others' own moves may differ too
             for game in games:
-                _apply(game, move)
+                game.act(move)
             continue
         assert views[0].to_json() == views[1].to_json()
         choices = [bot.act(view) for bot, view in zip(bots, views, strict=True)]
         assert choices[0] == choices[1], f"{name} saw more than its view"
         for game in games:
-            _apply(game, choices[0])
+            game.act(choices[0])
     for bot in bots:
         bot.close()
-
-
-def _apply(game: Game, move: Card | Declaration) -> None:
-    if isinstance(move, Declaration):
-        game.declare(move)
-    else:
-        game.play(move)
 
 
 def test_careless_cards_are_never_absurd() -> None:

@@ -13,10 +13,11 @@ from king.bots.position import S_PLAYED, S_VOIDS, from_view
 from king.bots.random_bot import RandomBot
 from king.bots.rule import RuleBot
 from king.cards import FULL_MASK, SUIT_MASKS, CardSet, Suit, shuffled_hands
-from king.game import Game, Phase
+from king.game import Action, Game, Phase
 from king.record import replay, to_record
 from king.rules import NEGATIVE_CONTRACTS, Contract, Declaration, Rules
 from king.view import SeatView
+from tests.support.games import random_move
 
 
 def _play_game(rules: Rules, seed: int) -> Game:
@@ -27,14 +28,14 @@ def _play_game(rules: Rules, seed: int) -> Game:
         seat = game.to_act
         assert seat is not None
         view = game.view(seat)
+        action: Action
         if game.phase is Phase.DECLARING:
-            declaration = bots[seat].declare(view)
-            assert declaration in view.legal_declarations
-            game.declare(declaration)
+            action = bots[seat].declare(view)
+            assert action in view.legal_declarations
         else:
-            card = bots[seat].play(view)
-            assert card in view.legal_cards
-            game.play(card)
+            action = bots[seat].play(view)
+            assert action in view.legal_cards
+        game.act(action)
     return game
 
 
@@ -59,11 +60,9 @@ def test_card_counting_matches_the_view() -> None:
     rng = random.Random(11)
     for trial in range(30):
         game = Game(Rules(), seed=trial)
-        game.declare(rng.choice(game.allowed_declarations()))
+        random_move(game, rng)
         for _ in range(rng.randrange(0, 50)):
-            deal = game.deal
-            assert deal is not None
-            game.play(rng.choice(deal.legal_moves()))
+            random_move(game, rng)
         seat = game.to_act
         assert seat is not None
         view = game.view(seat)

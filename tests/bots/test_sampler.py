@@ -14,6 +14,7 @@ from king.deal import Deal
 from king.game import Game, Phase
 from king.rules import ALL_DECLARATIONS, Declaration, Rules
 from king.view import SeatView
+from tests.support.games import random_move
 
 RULE_SETS = [
     Rules(),
@@ -32,12 +33,9 @@ def _random_view(rng: random.Random, rules: Rules, declaration: Declaration) -> 
     deal = game.deal
     assert deal is not None
     for _ in range(rng.randrange(0, 50)):
-        if deal.is_over:
-            break
-        deal_move = rng.choice(deal.legal_moves())
-        game.play(deal_move)
         if game.phase is not Phase.PLAYING:
             break
+        random_move(game, rng)
     seat = game.to_act if game.to_act is not None else rng.randrange(4)
     return game.view(seat)
 

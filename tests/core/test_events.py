@@ -16,6 +16,7 @@ from king.events import (
     EventError,
     Played,
     apply,
+    event_of,
     events_of,
     from_json,
     to_json,
@@ -84,6 +85,23 @@ def test_an_event_out_of_turn_or_against_the_rules_changes_nothing() -> None:
     with pytest.raises(IllegalDeclarationError, match="played twice"):
         apply(twice, Declared(twice.declarer, no_tricks))
     assert twice.phase is Phase.DECLARING
+
+
+def test_a_live_action_becomes_its_event_and_folds_as_the_game_acts() -> None:
+    game, folded = Game(seed=4), Game(seed=4)
+    rng = random.Random(4)
+    for _ in range(30):
+        seat = game.to_act
+        assert seat is not None
+        action = rng.choice(game.legal_actions())
+        event = event_of(seat, action)
+        assert event == (
+            Declared(seat, action) if isinstance(action, Declaration) else Played(seat, action)
+        )
+        assert event.action == action
+        game.act(action)
+        apply(folded, event)
+    assert to_record(folded) == to_record(game)
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ import pytest
 
 from king.cards import Suit
 from king.deal import Deal, IllegalMoveError
-from king.game import Game, IllegalDeclarationError, Phase
+from king.game import Game, GameStateError, IllegalDeclarationError, Phase
 from king.rules import TOGGLES, Contract, Declaration, Rules
 
 # -- hands ---------------------------------------------------------------------------
@@ -839,6 +839,28 @@ def _refused(game: Game, text: str, sentence: str) -> None:
     assert info.value.seat == declarer
     assert game.phase is Phase.DECLARING
     assert game.declarer == declarer
+
+
+def test_act_declares_or_plays_with_the_checks_of_declare_and_play():
+    """One way to act: a declaration or a card, refused as declare and play refuse it."""
+    game = Game(seed=3)
+    assert game.legal_actions() == tuple(game.allowed_declarations())
+    card = next(iter(game.hand(game.declarer)))
+    with pytest.raises(GameStateError, match="no card can be played: the game is declaring"):
+        game.act(card)
+    declaration = game.legal_actions()[0]
+    game.act(declaration)
+    deal = game.deal
+    assert deal is not None and deal.declaration == declaration
+    assert game.legal_actions() == tuple(deal.legal_moves())
+    with pytest.raises(GameStateError, match="no declaration is due: the game is playing"):
+        game.act(declaration)
+    refused = [c for c in deal.hand(game.declarer) if c not in deal.legal_moves()]
+    for other in refused[:1]:
+        with pytest.raises(IllegalMoveError):
+            game.act(other)
+    game.act(game.legal_actions()[0])
+    assert len(deal.plays) == 1
 
 
 def test_declaration_limits():

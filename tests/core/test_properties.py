@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 
 from king.cards import Card, CardSet, Rank, Suit
 from king.deal import Deal, IllegalMoveError
-from king.game import Game
+from king.game import Action, Game, GameStateError, IllegalDeclarationError
 from king.record import dump, replay, to_record
 from king.rules import ALL_DECLARATIONS, PRESETS, Contract, Declaration, Rules
 
@@ -36,7 +37,7 @@ def dealt_hands(draw: st.DrawFn) -> list[int]:
     return [sum(1 << card for card in order[13 * seat : 13 * seat + 13]) for seat in range(4)]
 
 
-def pick(data: st.DataObject, choices: list[Card] | list[Declaration]) -> Card | Declaration:
+def pick(data: st.DataObject, choices: Sequence[Action]) -> Action:
     """One choice drawn by hypothesis (shrinking towards the first), not by a seed."""
     return data.draw(st.sampled_from(choices))
 
@@ -47,14 +48,7 @@ def play_drawn_game(rules: Rules, seed: int, data: st.DataObject, stop: int = 10
     for _ in range(stop):
         if game.is_over:
             break
-        if game.deal is None:
-            declaration = pick(data, game.allowed_declarations())
-            assert isinstance(declaration, Declaration)
-            game.declare(declaration)
-        else:
-            card = pick(data, game.deal.legal_moves())
-            assert isinstance(card, Card)
-            game.play(card)
+        game.act(pick(data, game.legal_actions()))
     return game
 
 
@@ -229,6 +223,32 @@ def test_a_whole_game_sums_to_zero_with_every_obligation_met(
     assert all(b == (a + 1) % 4 for a, b in itertools.pairwise(declarers))
     for result in game.results:
         assert sum(result.points) == result.declaration.contract.total
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    rules=rules_strategy, seed=seeds, stop=st.integers(min_value=0, max_value=1100), data=st.data()
+)
+def test_act_takes_exactly_the_legal_actions(
+    rules: Rules, seed: int, stop: int, data: st.DataObject
+) -> None:
+    """At any point of a game, :meth:`Game.legal_actions` is what the view of the seat to
+    act offers, and :meth:`Game.act` refuses every other declaration and card, changing
+    nothing (the legal ones are those the game was played with)."""
+    game = play_drawn_game(rules, seed, data, stop)
+    legal = game.legal_actions()
+    seat = game.to_act
+    if seat is None:
+        assert legal == ()
+    else:
+        view = game.view(seat)
+        assert legal == view.legal_declarations + tuple(view.legal_cards)
+    before = to_record(game)
+    for action in (*ALL_DECLARATIONS, *CardSet.full()):
+        if action not in legal:
+            with pytest.raises((IllegalMoveError, IllegalDeclarationError, GameStateError)):
+                game.act(action)
+    assert to_record(game) == before
 
 
 @settings(max_examples=25, deadline=None)

@@ -37,9 +37,7 @@ def test_other_seats_hidden_cards_do_not_change_a_view() -> None:
         game = Game(seed=trial)
         game.declare(Declaration.parse("no-tricks"))
         for _ in range(rng.randrange(0, 40)):
-            deal = game.deal
-            assert deal is not None
-            game.play(rng.choice(deal.legal_moves()))
+            random_move(game, rng)
         record = to_record(game)
         played = set(record["deals"][0]["plays"].split())
         changed = _swap_unplayed_same_suit(record, 0, played)

@@ -19,6 +19,7 @@ from king.env.observation import (
     OBS_SIZE,
     action_mask,
     action_of,
+    choice_of,
     describe_action,
     encode_observation,
     field_slice,
@@ -26,7 +27,7 @@ from king.env.observation import (
     observation_bounds,
 )
 from king.env.table import cycle_declaration
-from king.game import Game, Phase
+from king.game import Game
 from king.record import replay, to_record
 from king.rules import ALL_DECLARATIONS, Declaration, Rules
 from king.view import SeatView
@@ -85,9 +86,7 @@ def test_fields_say_what_the_view_says() -> None:
     game.deal_cards()
     game.declare(Declaration.parse("trumps H"))
     for _ in range(22):
-        deal = game.deal
-        assert deal is not None
-        game.play(rng.choice(deal.legal_moves()))
+        random_move(game, rng)
     for seat in range(4):
         view = game.view(seat)
         vector = encode_observation(view)
@@ -126,7 +125,7 @@ def test_winning_cards_are_the_cards_that_would_lead_the_trick() -> None:
         deal = game.deal
         assert deal is not None
         for _ in range(rng.randrange(1, 40)):
-            game.play(rng.choice(deal.legal_moves()))
+            random_move(game, rng)
         seat = deal.to_play
         assert seat is not None
         view = game.view(seat)
@@ -196,7 +195,7 @@ def test_other_seats_hidden_cards_do_not_change_an_observation() -> None:
         assert deal is not None
         stop = rng.randrange(0, 52)
         for _ in range(stop):
-            game.play(rng.choice(deal.legal_moves()))
+            random_move(game, rng)
         seat = rng.randrange(4)
         record = to_record(game)
         played = set(record["deals"][-1]["plays"].split())
@@ -222,12 +221,8 @@ def test_a_whole_game_in_another_world_observes_the_same() -> None:
     hand reaches its observation."""
     game = Game(seed=21)
     rng = random.Random(21)
-    for _ in range(3):  # three whole deals, then the fourth is being declared
-        game.declare(rng.choice(game.allowed_declarations()))
-        while game.phase is Phase.PLAYING:
-            deal = game.deal
-            assert deal is not None
-            game.play(rng.choice(deal.legal_moves()))
+    while len(game.results) < 3:  # three whole deals, then the fourth is being declared
+        random_move(game, rng)
     record = to_record(game)
     seat = game.declarer
     changed = _swap_unplayed(record, seat, set(), rng)
@@ -245,8 +240,12 @@ def test_actions_name_cards_then_declarations() -> None:
         assert action_of(card) == card.id
     for declaration in ALL_DECLARATIONS:
         assert action_of(declaration) == 52 + declaration.action_index
-    with pytest.raises(ValueError, match="out of range"):
-        describe_action(62)
+    assert [action_of(choice_of(a)) for a in range(62)] == list(range(62))
+    for bad in (-1, 62):
+        with pytest.raises(ValueError, match="out of range"):
+            describe_action(bad)
+        with pytest.raises(ValueError, match="out of range"):
+            choice_of(bad)
     with pytest.raises(KeyError, match="no observation field"):
         field_slice("nope")
 

@@ -26,6 +26,7 @@ from king.server.store.event_log import Database, EventStore, StoreError, StoreL
 from king.server.tables.registry import Registry
 from king.server.tables.table import ActionError, Table
 from king.view import SeatView
+from tests.support.games import random_action
 from tests.support.services import query
 
 
@@ -67,13 +68,7 @@ def random_moves(table: Table, count: int, rng: random.Random) -> None:
         seat = table.game.to_act
         if seat is None:
             return
-        view = table.game.view(seat)
-        action: Declaration | Card
-        if view.legal_declarations:
-            action = rng.choice(view.legal_declarations)
-        else:
-            action = rng.choice(list(view.legal_cards))
-        table.act(seat, action)
+        table.act(seat, random_action(table.game, rng))
 
 
 def restored(store: EventStore, path: Database, table: Table) -> Table:

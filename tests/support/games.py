@@ -8,7 +8,7 @@ from typing import Any
 
 from king.bots import bot_seed, make_bot
 from king.cards import Card, Suit
-from king.game import Game, Phase
+from king.game import Action, Game
 from king.record import to_record
 from king.rules import Contract, Declaration, Rules
 from tests.support import ROOT
@@ -17,15 +17,15 @@ from tests.support import ROOT
 EXAMPLES = ROOT / "examples"
 
 
+def random_action(game: Game, rng: random.Random) -> Action:
+    """A uniformly random legal action of the seat to act: a declaration or a card."""
+    return rng.choice(game.legal_actions())
+
+
 def random_move(game: Game, rng: random.Random) -> None:
-    """One uniformly random legal move of the game: a declaration or a card (the one
-    random-game step every test takes)."""
-    if game.phase is Phase.DECLARING:
-        game.declare(rng.choice(game.allowed_declarations()))
-    else:
-        deal = game.deal
-        assert deal is not None
-        game.play(rng.choice(deal.legal_moves()))
+    """One uniformly random legal move of the game (the one random-game step every test
+    takes)."""
+    game.act(random_action(game, rng))
 
 
 def play_random_game(rules: Rules, seed: int) -> Game:
@@ -71,22 +71,22 @@ def play_record_again(text: str, bots: list[str]) -> dict[str, Any]:
         seat = game.to_act
         assert seat is not None
         view = game.view(seat)
+        action: Action
         if view.legal_declarations:
             chosen = next(mine)
             if seat == 0:
                 assert chosen is not None
                 contract, trump = chosen
-                game.declare(
-                    Declaration(
-                        Contract.parse(contract), None if trump is None else Suit.parse(trump)
-                    )
+                action = Declaration(
+                    Contract.parse(contract), None if trump is None else Suit.parse(trump)
                 )
             else:
-                game.declare(players[seat - 1].declare(view))
+                action = players[seat - 1].declare(view)
         elif seat == 0:
             deal = game.deal
             assert deal is not None
-            game.play(Card.parse(cards[(game.deal_number, len(deal.plays))]))
+            action = Card.parse(cards[(game.deal_number, len(deal.plays))])
         else:
-            game.play(players[seat - 1].play(view))
+            action = players[seat - 1].play(view)
+        game.act(action)
     return to_record(game, given.get("players"))

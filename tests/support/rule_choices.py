@@ -38,11 +38,7 @@ def main(mode: str, positions: int) -> None:
                     lines.append(f"{preset} {game_number} {choose_declaration(view)}")
                 else:
                     lines.append(f"{preset} {game_number} {choose_card(view)}")
-                action = bots[seat].act(view)
-                if game.phase is Phase.DECLARING:
-                    game.declare(action)  # type: ignore[arg-type]
-                else:
-                    game.play(action)  # type: ignore[arg-type]
+                game.act(bots[seat].act(view))
             game_number += 1
     sys.stdout.write("\n".join(lines) + "\n")
 

@@ -18,6 +18,7 @@ from king.tui.render import card_label
 from king.tui.screens import InfoScreen
 from king.tui.session import PlaySession
 from king.tui.widgets import HandView, MessageLine
+from tests.support.games import random_move
 
 SIZE = (80, 24)
 
@@ -110,5 +111,4 @@ def _game_where_no_queens_is_used_up(seed: int) -> Game:
                 choice = next(d for d in allowed if d != queens)
             game.declare(choice)
         else:
-            assert game.deal is not None
-            game.play(rng.choice(game.deal.legal_moves()))
+            random_move(game, rng)

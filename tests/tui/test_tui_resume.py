@@ -18,7 +18,7 @@ from king.rules import Rules
 from king.tui.app import KingApp, farewell
 from king.tui.save import LAST_NOTE, games_folder, last_unfinished
 from king.tui.session import Opened, open_table
-from tests.support.games import random_move
+from tests.support.games import random_action, random_move
 from tests.support.terminal import BOTS, SEED_BOT_DECLARES, message, run, until
 
 OTHER_BOTS = ["rule", "rule", "rule"]
@@ -40,11 +40,7 @@ def _play(opened: Opened, moves: int) -> None:
     session = opened.session
     rng = random.Random(moves)
     for _ in range(moves):
-        game = session.game
-        if game.deal is None:
-            session.apply(rng.choice(game.allowed_declarations()))
-        else:
-            session.apply(rng.choice(game.deal.legal_moves()))
+        session.apply(random_action(session.game, rng))
     session.close()
 
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from king.bots.levels import LEVELS
 from king.cards import Card
 from king.errors import KingError
+from king.game import Action
 from king.rules import Declaration
 from king.view import SeatView
 
@@ -81,7 +82,7 @@ class Bot(ABC):
     def play(self, view: SeatView) -> Card:
         """Choose one of ``view.legal_cards``."""
 
-    def act(self, view: SeatView) -> Declaration | Card:
+    def act(self, view: SeatView) -> Action:
         """Declare or play, whichever the view asks for."""
         if view.legal_declarations:
             return self.declare(view)

@@ -69,6 +69,7 @@ __all__ = [
     "rule_likelihoods",
     "rule_rollouts",
     "sample_worlds",
+    "set_threads",
     "solve",
     "solve_moves",
     "solve_sized",
@@ -455,6 +456,13 @@ def needs_compiling() -> bool | None:
         return any(not entry._cache._cache_file._load_index() for entry in ENTRY_POINTS)
     except Exception:  # numba's cache internals moved: we cannot tell
         return None
+
+
+def set_threads(threads: int) -> None:
+    """Run the parallel entry points on ``threads`` threads from here on in this thread
+    (at least one, at most the pool numba started)."""
+    available = int(getattr(numba.config, "NUMBA_NUM_THREADS", threads))
+    numba.set_num_threads(max(1, min(threads, available)))
 
 
 def warm_up_net(arrays: tuple[Any, ...]) -> None:

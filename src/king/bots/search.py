@@ -185,7 +185,7 @@ class SearchBot(Bot):
         ids = [c for c in range(52) if candidates >> c & 1]
         if len(ids) == 1:
             return DECK[ids[0]]
-        _set_threads(self.threads)
+        compiled.set_threads(self.threads)
         rng = random.Random(self.rng.getrandbits(64))
         return self._play_by_rollouts(view, ids, rng, code, trump, flags)
 
@@ -283,7 +283,7 @@ class SearchBot(Bot):
         is choice ``i`` in world ``w``, so that two choices compare over the same
         worlds."""
         rng = random.Random(self.rng.getrandbits(64))
-        _set_threads(self.threads)
+        compiled.set_threads(self.threads)
         flags = view.rules.flags
         if view.legal_declarations:
             choices = list(view.legal_declarations)
@@ -363,7 +363,7 @@ class SearchBot(Bot):
         choices = view.legal_declarations
         if len(choices) == 1:
             return choices[0]
-        _set_threads(self.threads)
+        compiled.set_threads(self.threads)
         rng = random.Random(self.rng.getrandbits(64))
         known = constraints(view)
         worlds = deal_worlds(known, rng, self.declare_worlds)
@@ -425,14 +425,6 @@ def deal_worlds(known: Constraints, rng: random.Random, count: int) -> NDArray[n
             if worlds[row, known.me] == 0 and known.my_hand:
                 worlds[row] = sample_world(known, rng)
     return worlds
-
-
-def _set_threads(threads: int) -> None:
-    import numba
-
-    set_num_threads = numba.set_num_threads
-    available = int(getattr(numba.config, "NUMBA_NUM_THREADS", threads))
-    set_num_threads(max(1, min(threads, available)))
 
 
 def played_so_far(view: SeatView) -> list[tuple[int, int]]:

@@ -29,7 +29,7 @@ from numpy.typing import NDArray
 
 from king.cards import DECK, SUIT_MASKS, Card, card_ids
 from king.deal import winning_card
-from king.game import Phase
+from king.game import Action, Phase
 from king.rules import (
     ALL_DECLARATIONS,
     GAME_DEALS,
@@ -53,6 +53,7 @@ __all__ = [
     "action_mask",
     "action_of",
     "card_action",
+    "choice_of",
     "declaration_action",
     "describe_action",
     "encode_observation",
@@ -270,63 +271,85 @@ def encode_observation(view: SeatView) -> NDArray[np.float32]:
     range is in :data:`LAYOUT` (and the table of docs/rl.md).
     """
     out = np.zeros(OBS_SIZE, np.float32)
+    _encode_deal(out, view)
+    planes, taken = _card_planes(view)
+    raw = np.frombuffer(planes.to_bytes(_PLANES_BYTES, "little"), dtype=np.uint8)
+    out[:_PLANES_END] = np.unpackbits(raw, bitorder="little")[:_PLANES_END]
+    _encode_unseen_above(out, view.hand.mask, planes)
+    _encode_seats(out, view, taken)
+    _encode_game(out, view)
+    return out
+
+
+def _encode_deal(out: NDArray[np.float32], view: SeatView) -> None:
+    """The one-hot facts of the deal: phase, contract, trump, the declarer, the leader,
+    the seat to act and the suit led."""
     me = view.seat
-    playing = view.phase is Phase.PLAYING
     if view.phase is Phase.DECLARING:
         out[_PHASE] = 1.0
-    elif playing:
+    elif view.phase is Phase.PLAYING:
         out[_PHASE + 1] = 1.0
     declaration = view.declaration
-    trump = -1
     if declaration is not None:
         out[_CONTRACT + declaration.contract.code] = 1.0
         if declaration.trump is not None:
-            trump = int(declaration.trump)
-            out[_TRUMP + trump] = 1.0
+            out[_TRUMP + int(declaration.trump)] = 1.0
     if view.phase in (Phase.DECLARING, Phase.PLAYING):
         out[_DECLARER + ((view.declarer - me) & 3)] = 1.0
     if view.leader is not None:
         out[_LEADER + ((view.leader - me) & 3)] = 1.0
     if view.to_act is not None:
         out[_TO_ACT + ((view.to_act - me) & 3)] = 1.0
+    if view.current_trick:
+        out[_LED + view.current_trick[0][1].id // 13] = 1.0
 
+
+def _card_planes(view: SeatView) -> tuple[int, list[int]]:
+    """The 0/1 planes (hand, winning cards, played, trick) as one integer, and the cards
+    each relative seat has taken this deal, as masks."""
+    me = view.seat
     planes = view.hand.mask << _HAND
-    if playing:
+    if view.phase is Phase.PLAYING:
         planes |= _winning_mask(view) << _WINNING
     taken = [0, 0, 0, 0]
     for trick in view.tricks:
         leader = trick.leader
-        ids = [card.id for card in trick.cards]
         mask = 0
-        for position, card_id in enumerate(ids):
+        for position, card in enumerate(trick.cards):
             rel = (leader + position - me) & 3
-            planes |= 1 << (_PLAYED + 52 * rel + card_id)
-            mask |= 1 << card_id
+            planes |= 1 << (_PLAYED + 52 * rel + card.id)
+            mask |= 1 << card.id
         taken[(trick.winner - me) & 3] |= mask
-    current = [((seat - me) & 3, card.id) for seat, card in view.current_trick]
-    for position, (rel, card_id) in enumerate(current):
-        planes |= 1 << (_PLAYED + 52 * rel + card_id)
-        planes |= 1 << (_TRICK + 52 * position + card_id)
-    if current:
-        out[_LED + current[0][1] // 13] = 1.0
-    raw = np.frombuffer(planes.to_bytes(_PLANES_BYTES, "little"), dtype=np.uint8)
-    out[:_PLANES_END] = np.unpackbits(raw, bitorder="little")[:_PLANES_END]
-    hand = view.hand.mask
-    if hand:
-        seen = hand
-        for rel in range(4):
-            seen |= planes >> (_PLAYED + 52 * rel)
-        unseen = ~seen & _FULL
-        for card_id in card_ids(hand):
-            above = unseen & _ABOVE_MASKS[card_id]
-            if above:
-                out[_ABOVE + card_id] = above.bit_count() / 12.0
+    for position, (seat, card) in enumerate(view.current_trick):
+        planes |= 1 << (_PLAYED + 52 * ((seat - me) & 3) + card.id)
+        planes |= 1 << (_TRICK + 52 * position + card.id)
+    return planes, taken
+
+
+def _encode_unseen_above(out: NDArray[np.float32], hand: int, planes: int) -> None:
+    """For each held card, the unseen cards of its suit above it (after the planes,
+    whose range it shares)."""
+    if not hand:
+        return
+    seen = hand
+    for rel in range(4):
+        seen |= planes >> (_PLAYED + 52 * rel)
+    unseen = ~seen & _FULL
+    for card_id in card_ids(hand):
+        above = unseen & _ABOVE_MASKS[card_id]
+        if above:
+            out[_ABOVE + card_id] = above.bit_count() / 12.0
+
+
+def _encode_seats(out: NDArray[np.float32], view: SeatView, taken: list[int]) -> None:
+    """What each relative seat has shown, won, scored and still owes."""
+    me = view.seat
     # The suits each seat has shown it lacks, as the view reads them.
     for seat, suits in enumerate(view.voids()):
         for suit in suits:
             out[_VOIDS + 4 * ((seat - me) & 3) + int(suit)] = 1.0
-
     out[_TRICKS_DONE] = len(view.tricks) / 13.0
+    declaration = view.declaration
     code = declaration.contract.code if declaration is not None else 0
     penalty = PENALTY_MASKS[code]
     penalty_count = penalty.bit_count()
@@ -340,6 +363,10 @@ def encode_observation(view: SeatView) -> NDArray[np.float32]:
         out[_OBLIGATIONS + 2 * rel + 1] = owed_negatives / NEGATIVES_PER_PLAYER
         if penalty_count:
             out[_PENALTY + rel] = (taken[rel] & penalty).bit_count() / penalty_count
+
+
+def _encode_game(out: NDArray[np.float32], view: SeatView) -> None:
+    """The game around the deal: the contracts declared, the deals done, the rules."""
     for index, (_, times) in enumerate(view.contract_counts):
         out[_COUNTS + index] = times / MAX_PER_NEGATIVE
     out[_DEAL_NUMBER] = len(view.results) / GAME_DEALS
@@ -347,7 +374,6 @@ def encode_observation(view: SeatView) -> NDArray[np.float32]:
     for index, name in enumerate(TOGGLES):
         if getattr(rules, name):
             out[_RULES + index] = 1.0
-    return out
 
 
 def action_mask(view: SeatView) -> NDArray[np.int8]:
@@ -373,11 +399,21 @@ def declaration_action(declaration: Declaration) -> int:
     return DECLARATION_OFFSET + declaration.action_index
 
 
-def action_of(choice: Card | Declaration) -> int:
+def action_of(choice: Action) -> int:
     """The action id of a card or a declaration."""
     if isinstance(choice, Card):
         return choice.id
     return declaration_action(choice)
+
+
+def choice_of(action: int) -> Action:
+    """The card or the declaration that action id ``action`` stands for (the inverse of
+    :func:`action_of`), as :meth:`king.game.Game.act` takes it."""
+    if not 0 <= action < ACTION_COUNT:
+        raise ValueError(f"action {action} is out of range: actions run from 0 to 61")
+    if action < CARD_ACTIONS:
+        return DECK[action]
+    return ALL_DECLARATIONS[action - DECLARATION_OFFSET]
 
 
 def describe_action(action: int) -> str:
@@ -386,8 +422,4 @@ def describe_action(action: int) -> str:
     >>> describe_action(10), describe_action(57), describe_action(59)
     ('QS', 'no-last-two', 'trumps H')
     """
-    if not 0 <= action < ACTION_COUNT:
-        raise ValueError(f"action {action} is out of range: actions run from 0 to 61")
-    if action < CARD_ACTIONS:
-        return str(DECK[action])
-    return str(ALL_DECLARATIONS[action - DECLARATION_OFFSET])
+    return str(choice_of(action))

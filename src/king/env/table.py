@@ -12,14 +12,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from king.cards import DECK
 from king.deal import IllegalMoveError
-from king.env.observation import ACTION_COUNT, CARD_ACTIONS, DECLARATION_OFFSET, describe_action
+from king.env.observation import ACTION_COUNT, CARD_ACTIONS, choice_of, describe_action
 from king.errors import KingError
 from king.game import DealResult, Game, GameStateError, IllegalDeclarationError, Phase
 from king.record import to_record
 from king.rules import (
-    ALL_DECLARATIONS,
     DECLARATION_CYCLE,
     Declaration,
     Rules,
@@ -159,21 +157,19 @@ class Table:
             )
         done = len(game.results)
         what = describe_action(value)
+        declaring = game.phase is Phase.DECLARING
+        if declaring and value < CARD_ACTIONS:
+            raise IllegalActionError(
+                f"{seat_name(seat)} must declare a contract (actions 52-61), "
+                f"not play a card: action {value} is {what}"
+            )
+        if not declaring and value >= CARD_ACTIONS:
+            raise IllegalActionError(
+                f"{seat_name(seat)} must play a card (actions 0-51), "
+                f"not declare: action {value} is {what}"
+            )
         try:
-            if game.phase is Phase.DECLARING:
-                if value < CARD_ACTIONS:
-                    raise IllegalActionError(
-                        f"{seat_name(seat)} must declare a contract (actions 52-61), "
-                        f"not play a card: action {value} is {what}"
-                    )
-                game.declare(ALL_DECLARATIONS[value - DECLARATION_OFFSET])
-            else:
-                if value >= CARD_ACTIONS:
-                    raise IllegalActionError(
-                        f"{seat_name(seat)} must play a card (actions 0-51), "
-                        f"not declare: action {value} is {what}"
-                    )
-                game.play(DECK[value])
+            game.act(choice_of(value))
         except (IllegalMoveError, IllegalDeclarationError, GameStateError) as error:
             raise IllegalActionError(f"action {value} ({what}) is illegal: {error}") from None
         return game.results[done:]

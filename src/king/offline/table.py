@@ -19,7 +19,7 @@ from king.board import board_document
 from king.bots import Bot, bot_player_name, bot_seed, make_bot
 from king.bots.levels import PLAIN_BOTS
 from king.cards import Card, CardParseError, Suit
-from king.game import Game
+from king.game import Action, Game
 from king.messages import MessageError
 from king.offline.requests import read_request
 from king.offline.saved import SavedGame, SavedGameError, read_saved, write_saved
@@ -239,7 +239,7 @@ class LocalTable:
         """The page went away (it reopens with a new ``hello``)."""
         self.attached = False
 
-    def _act(self, seat: int, action: Declaration | Card) -> list[str]:
+    def _act(self, seat: int, action: Action) -> list[str]:
         if self.game.is_over:
             raise _Refused("game_over", "the game is over")
         refused = refusal(self.game, seat, action)
@@ -253,10 +253,12 @@ class LocalTable:
             texts.append(messages.dumps(messages.table(self.info())))
         return texts
 
-    def _make(self, seat: int, action: Declaration | Card) -> Message:
+    def _make(self, seat: int, action: Action) -> Message:
         game = self.game
+        deal = game.deal  # the deal a card is played in (none while declaring)
+        tricks = 0 if deal is None else deal.trick_count
+        game.act(action)
         if isinstance(action, Declaration):
-            game.declare(action)
             trump = action.trump
             return messages.event(
                 "declare",
@@ -264,10 +266,7 @@ class LocalTable:
                 contract=action.contract.value,
                 trump=None if trump is None else trump.letter,
             )
-        deal = game.deal
         assert deal is not None
-        tricks = deal.trick_count
-        game.play(action)
         winner = deal.tricks[-1].winner if deal.trick_count > tricks else None
         if game.phase is Phase.DEALING and not game.is_over:
             game.deal_cards()
@@ -306,7 +305,7 @@ class _Refused(Exception):
         self.params = params
 
 
-def _action(request: Message) -> Declaration | Card:
+def _action(request: Message) -> Action:
     try:
         if request["type"] == "declare":
             trump = request.get("trump")

@@ -30,7 +30,7 @@ from textual.widgets import Footer, OptionList
 from textual.worker import Worker
 
 from king.deal import Deal, IllegalMoveError
-from king.game import GameStateError, IllegalDeclarationError, Phase
+from king.game import Action, GameStateError, IllegalDeclarationError, Phase
 from king.i18n import Translator, detect_language, parse_language
 from king.rules import Declaration, Rules
 from king.tui.help import help_markdown
@@ -48,7 +48,7 @@ from king.tui.render import (
 )
 from king.tui.save import PlayError
 from king.tui.screens import HelpScreen, InfoScreen, TooSmallScreen
-from king.tui.session import Action, PlaySession, open_table
+from king.tui.session import PlaySession, open_table
 from king.tui.widgets import (
     DeclarePanel,
     HandView,

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from king.bots import Bot, BotSpecError, make_bot
-from king.cards import Card
-from king.game import Game, Phase
+from king.game import Action, Game
 from king.i18n import DEFAULT_LANGUAGE, parse_language
-from king.rules import Declaration, Rules
+from king.rules import Rules
 from king.tui.save import (
     PlayError,
     default_save_path,
@@ -29,14 +28,12 @@ from king.tui.save import (
 )
 from king.view import SeatView
 
-__all__ = ["HUMAN_NAME", "Action", "Opened", "PlaySession", "open_table"]
+__all__ = ["HUMAN_NAME", "Opened", "PlaySession", "open_table"]
 
 #: The person's name in the saved record.
 HUMAN_NAME = "You"
 #: The seats as the screen calls them, from the person's, in English for the record.
 POSITION_NAMES = ("You", "Left", "Top", "Right")
-
-Action = Declaration | Card
 
 
 class PlaySession:
@@ -179,20 +176,16 @@ class PlaySession:
 
     def fallback(self) -> Action:
         """A legal action for the seat to move, for when its bot fails."""
-        if self.game.phase is Phase.DECLARING:
-            return self.game.allowed_declarations()[0]
-        deal = self.game.deal
-        if deal is None:
+        legal = self.game.legal_actions()
+        if not legal:
             raise PlayError("tui.error.game_over")
-        return deal.legal_moves()[0]
+        return legal[0]
 
     def apply(self, action: Action) -> None:
-        """Declare or play for the seat to move, then save.  Raises the engine's
-        ``IllegalMoveError`` / ``IllegalDeclarationError`` (nothing changes then)."""
-        if isinstance(action, Declaration):
-            self.game.declare(action)
-        else:
-            self.game.play(action)
+        """Declare or play for the seat to move (:meth:`Game.act`), then save.  Raises
+        the engine's ``IllegalMoveError`` / ``IllegalDeclarationError`` (nothing changes
+        then)."""
+        self.game.act(action)
         self.save()
 
     def save(self) -> None:

@@ -18,9 +18,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from king.bots import Bot, make_bot
-from king.cards import Card
-from king.game import Game
-from king.rules import Declaration
+from king.game import Action, Game
 from king.server.config import ServerSettings
 from king.server.engine.players import BotRunner, bot_seed
 from king.server.engine.preparing import PREPARING
@@ -71,7 +69,7 @@ class BotTable(Protocol):
     def connected(self, seat: int) -> bool: ...
     def clock_due(self) -> float | None: ...
     def out_of_time(self, seat: int) -> bool: ...
-    def act_for_bot(self, seat: int, action: Declaration | Card) -> None: ...
+    def act_for_bot(self, seat: int, action: Action) -> None: ...
     def announce_table(self) -> None: ...
 
 

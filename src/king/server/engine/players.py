@@ -26,6 +26,7 @@ from king.bots import (
     without_warm_up,
 )
 from king.cards import Card
+from king.game import Action
 from king.rules import Declaration
 from king.server.config import ServerSettings
 from king.view import SeatView
@@ -44,7 +45,6 @@ __all__ = [
 
 log = logging.getLogger("king.server")
 
-Action = Declaration | Card
 T = TypeVar("T")
 
 

@@ -9,6 +9,7 @@ import time
 
 from king import messages
 from king.cards import Card, CardParseError, Suit
+from king.game import Action
 from king.rules import Contract, Declaration, RulesError
 from king.server.protocol import (
     DeclareMessage,
@@ -106,7 +107,7 @@ class Session:
             raise ActionError("spectator", "a spectator cannot play")
         if not self.table.is_attached(self.client):
             raise ActionError("replaced", "this seat is now played on another device")
-        action: Declaration | Card
+        action: Action
         if isinstance(message, DeclareMessage):
             try:
                 contract = Contract.parse(message.contract)

@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from king import messages
 from king.bots import bot_player_name
-from king.cards import Card, CardSet
+from king.cards import CardSet
 from king.errors import KingError
-from king.events import Dealt, Declared, Played, apply, from_json, to_json
-from king.game import Game, Phase
+from king.events import Dealt, Declared, apply, event_of, from_json, to_json
+from king.game import Action, Game, Phase
 from king.record import distinct_names, to_record
 from king.rules import Declaration, Rules
 from king.server.clock import Clock, ClockRules
@@ -833,7 +833,7 @@ class Table:
 
     # -- acting -----------------------------------------------------------------------
 
-    def act(self, seat: int, action: Declaration | Card, by: By = "person") -> None:
+    def act(self, seat: int, action: Action, by: By = "person") -> None:
         """Declare or play for ``seat``, if it is that seat's turn and the rules allow
         it; otherwise raise :class:`ActionError` and change nothing.  ``by``: a person
         or a bot, as the metrics count it."""
@@ -851,10 +851,7 @@ class Table:
         if refused is not None:
             raise ActionError(refused.code, refused.message, refused.reason, refused.params or None)
         try:
-            if isinstance(action, Declaration):
-                event = self._declare(seat, action)
-            else:
-                event = self._play(seat, action)
+            event = self._move(seat, action)
         except StoreFencedError:
             raise ActionError(
                 "moved", "this table has moved to another server process: reconnect to play on"
@@ -877,7 +874,7 @@ class Table:
                 self._hints.close()
         self.autoplay.kick()
 
-    def _count(self, action: Declaration | Card, by: By) -> None:
+    def _count(self, action: Action, by: By) -> None:
         """Count a move made (in the log now) for the metrics."""
         if self.metrics is not None:
             self.metrics.moved("declare" if isinstance(action, Declaration) else "play", by)
@@ -898,27 +895,28 @@ class Table:
             )
         self._hints.ask(self.game, seat, client)
 
-    def _declare(self, seat: int, declaration: Declaration) -> PublicEvent:
-        data = to_json(Declared(seat, declaration))
-        self._record("declare", data)
-        return PublicEvent(
-            kind="declare", seat=seat, contract=data["contract"], trump=data["trump"]
-        )
-
-    def _play(self, seat: int, card: Card) -> PublicEvent:
-        deal = self.game.deal
-        assert deal is not None  # refusal() has checked
-        tricks = deal.trick_count
-        self._record("play", to_json(Played(seat, card)))
-        winner = deal.tricks[-1].winner if deal.trick_count > tricks else None
+    def _move(self, seat: int, action: Action) -> PublicEvent:
+        """Log ``seat``'s action (the fold applies it, :meth:`Game.act`), go on to what
+        follows it (the end, or the next deal) and say what happened."""
+        deal = self.game.deal  # the deal a card is played in (none while declaring)
+        tricks = 0 if deal is None else deal.trick_count
+        move = event_of(seat, action)
+        data = to_json(move)
+        self._record(move.kind, data)
         if self.game.is_over:
             if self.on_over is not None:
                 self.on_over(self)
             self._set_status("over")
         elif self.game.phase is Phase.DEALING:
             self._deal_next()
+        if isinstance(move, Declared):
+            return PublicEvent(
+                kind="declare", seat=seat, contract=data["contract"], trump=data["trump"]
+            )
+        assert deal is not None  # refusal() has checked
+        winner = deal.tricks[-1].winner if deal.trick_count > tricks else None
         return PublicEvent(
-            kind="play", seat=seat, card=str(card), winner=winner, deal_over=deal.is_over
+            kind="play", seat=seat, card=data["card"], winner=winner, deal_over=deal.is_over
         )
 
     def _set_status(self, status: Status) -> None:
@@ -935,7 +933,7 @@ class Table:
         """Whether the game is in play and its log can be written."""
         return self.status == "playing" and self._broken is None and not self._closed
 
-    def act_for_bot(self, seat: int, action: Declaration | Card) -> None:
+    def act_for_bot(self, seat: int, action: Action) -> None:
         """A bot's move: the same checks as a person's; a refusal is only logged."""
         try:
             self.act(seat, action, by="bot")
