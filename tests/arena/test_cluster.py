@@ -42,7 +42,12 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # Ray's socket paths must be short: a folder under /tmp, not pytest's deep one.
     temp = Path("/tmp") / f"king-ray-{os.getpid()}"
     port = free_port()
-    env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+    # A home of its own for the cluster and every client of this module: Ray reads
+    # settings there (~/.ray/auth_token), which must not come from the machine's.
+    patch = pytest.MonkeyPatch()
+    patch.setenv("HOME", str(tmp_path_factory.mktemp("ray-home")))
+    patch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    env = dict(os.environ)
     started = subprocess.run(
         [
             str(RAY),
@@ -66,12 +71,13 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         env=env,
         check=False,
     )
-    assert started.returncode == 0, started.stdout + started.stderr
     try:
+        assert started.returncode == 0, started.stdout + started.stderr
         yield f"127.0.0.1:{port}"
     finally:
         subprocess.run([str(RAY), "stop", "--force"], capture_output=True, timeout=120, check=False)
         shutil.rmtree(temp, ignore_errors=True)
+        patch.undo()
 
 
 def figures(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
