@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from king.bots.base import Bot, BotError, make_bot
 from king.bots.external_engine import ENGINES
+from king.cards import Seat
 from king.cluster import ClusterError, ray_map
 from king.deal import IllegalMoveError
 from king.errors import KingError
@@ -108,7 +109,7 @@ def _derive(*parts: object) -> int:
 deal_declaration = cycled_declaration
 
 
-def _act(bot: Bot, game: Game, seat: int) -> None:
+def _act(bot: Bot, game: Game, seat: Seat) -> None:
     view = game.view(seat)
     choice = bot.act(view)
     declaring = game.phase is Phase.DECLARING

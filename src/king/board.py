@@ -7,15 +7,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from king.cards import Seat
 from king.deal import Deal
 from king.record import ReplayReport
 
 __all__ = ["board_document", "seats_to_play"]
 
 
-def seats_to_play(deal: Deal) -> list[int]:
+def seats_to_play(deal: Deal) -> list[Seat]:
     """The seat that played each card of a deal, in play order."""
-    seats: list[int] = []
+    seats: list[Seat] = []
     for trick in deal.tricks:
         seats.extend(trick.seat_of(i) for i in range(len(trick.cards)))
     seats.extend(seat for seat, _ in deal.current_trick)

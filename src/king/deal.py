@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from king.cards import DECK, FULL_MASK, SUIT_MASKS, Card, CardId, CardSet, Mask, Suit
+from king.cards import DECK, FULL_MASK, SUIT_MASKS, Card, CardId, CardSet, Mask, Seat, Suit
 from king.errors import KingError
 from king.rules import (
     CONTRACT_TOTALS,
@@ -81,7 +81,7 @@ class IllegalMoveError(KingError, ValueError):
     def __init__(
         self,
         reason: str,
-        seat: int | None = None,
+        seat: Seat | None = None,
         card: Card | None = None,
         code: str = "deal_over",
         params: dict[str, str] | None = None,
@@ -174,8 +174,8 @@ def _void_mask(hand: Mask, trick: Mask, contract: int, trump: int, flags: int) -
 
 
 def why_illegal(
-    seat: int,
-    card_id: int,
+    seat: Seat,
+    card_id: CardId,
     hand: int,
     trick: int,
     led: int,
@@ -263,8 +263,8 @@ _SENTENCES: dict[str, Callable[[dict[str, str]], str]] = {
 
 
 def explain_illegal(
-    seat: int,
-    card_id: int,
+    seat: Seat,
+    card_id: CardId,
     hand: int,
     trick: int,
     led: int,
@@ -282,15 +282,15 @@ def explain_illegal(
 class Trick:
     """A completed trick: who led, the four cards in the order played, and the winner."""
 
-    leader: int
+    leader: Seat
     cards: tuple[Card, Card, Card, Card]
-    winner: int
+    winner: Seat
 
     def seat_of(self, position: int) -> int:
         """The seat that played the card at ``position`` (0 is the leader)."""
         return (self.leader + position) & 3
 
-    def card_of(self, seat: int) -> Card:
+    def card_of(self, seat: Seat) -> Card:
         """The card that ``seat`` played to this trick."""
         return self.cards[(seat - self.leader) & 3]
 
@@ -328,7 +328,7 @@ class Deal:
     def __init__(
         self,
         hands: Sequence[CardSet | int | str],
-        declarer: int,
+        declarer: Seat,
         declaration: Declaration,
         rules: Rules | None = None,
     ) -> None:
@@ -384,11 +384,11 @@ class Deal:
         """The seat that led (or will lead) the current trick."""
         return self._leader
 
-    def hand(self, seat: int) -> CardSet:
+    def hand(self, seat: Seat) -> CardSet:
         """The cards ``seat`` still holds."""
         return CardSet(self._hands[_seat(seat)])
 
-    def dealt_hand(self, seat: int) -> CardSet:
+    def dealt_hand(self, seat: Seat) -> CardSet:
         """The 13 cards ``seat`` was dealt."""
         return CardSet(self._dealt[_seat(seat)])
 
@@ -431,11 +431,11 @@ class Deal:
         """Every card played so far, as a mask."""
         return self._played
 
-    def taken(self, seat: int) -> CardSet:
+    def taken(self, seat: Seat) -> CardSet:
         """The cards in the tricks ``seat`` has won."""
         return CardSet(self._taken[_seat(seat)])
 
-    def tricks_won(self, seat: int) -> int:
+    def tricks_won(self, seat: Seat) -> int:
         """How many tricks ``seat`` has won."""
         return self._won[_seat(seat)]
 
@@ -515,7 +515,7 @@ class Deal:
             self._flags,
         )
 
-    def play_unchecked(self, card_id: int) -> None:
+    def play_unchecked(self, card_id: CardId) -> None:
         """Play the card with this id for the seat to move, without any check.
 
         For search code that has just taken the card from :meth:`legal_mask`; anything
@@ -587,7 +587,7 @@ class Deal:
         )
 
 
-def _seat(seat: int) -> int:
+def _seat(seat: Seat) -> int:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
         raise ValueError(f"a seat is a number from 0 to 3, not {quoted(seat)}")
     return seat

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from king.cards import Card, CardParseError, CardSet
+from king.cards import Card, CardParseError, CardSet, Seat
 from king.errors import KingError
 from king.game import Action, Game
 from king.jsontext import is_int
@@ -54,7 +54,7 @@ class EventError(KingError, ValueError):
 class Dealt:
     """A deal is dealt: who declares it, and the four hands."""
 
-    declarer: int
+    declarer: Seat
     hands: tuple[CardSet, CardSet, CardSet, CardSet]
     kind: Literal["deal"] = "deal"
 
@@ -63,7 +63,7 @@ class Dealt:
 class Declared:
     """The declarer (``seat``) chooses the contract and, for Trumps, the trump suit."""
 
-    seat: int
+    seat: Seat
     declaration: Declaration
     kind: Literal["declare"] = "declare"
 
@@ -77,7 +77,7 @@ class Declared:
 class Played:
     """``seat`` plays ``card``."""
 
-    seat: int
+    seat: Seat
     card: Card
     kind: Literal["play"] = "play"
 
@@ -90,7 +90,7 @@ class Played:
 GameEvent = Dealt | Declared | Played
 
 
-def event_of(seat: int, action: Action) -> Declared | Played:
+def event_of(seat: Seat, action: Action) -> Declared | Played:
     """The event of ``seat`` taking ``action`` (a declaration or a card), as a table
     logs a live move before the fold applies it."""
     if isinstance(action, Declaration):
@@ -176,7 +176,7 @@ def _dealt(data: Mapping[str, Any]) -> Dealt:
     return Dealt(declarer, (parsed[0], parsed[1], parsed[2], parsed[3]))
 
 
-def _declared(seat: int, data: Mapping[str, Any]) -> Declared:
+def _declared(seat: Seat, data: Mapping[str, Any]) -> Declared:
     contract, trump = data.get("contract"), data.get("trump")
     if not isinstance(contract, str) or not (trump is None or isinstance(trump, str)):
         raise EventError("a declare event names its contract (and trump) as strings")
@@ -189,7 +189,7 @@ def _declared(seat: int, data: Mapping[str, Any]) -> Declared:
         raise EventError(str(error)) from None
 
 
-def _played(seat: int, data: Mapping[str, Any]) -> Played:
+def _played(seat: Seat, data: Mapping[str, Any]) -> Played:
     card = data.get("card")
     if not isinstance(card, str):
         raise EventError(f"a play event's card is a string, not {quoted(card)}")

@@ -29,7 +29,7 @@ import random
 import secrets
 from collections.abc import Sequence
 
-from king.cards import Card, CardSet, shuffled_hands
+from king.cards import Card, CardId, CardSet, Seat, shuffled_hands
 from king.deal import Deal, DealSetupError, Trick, hand_masks
 from king.errors import KingError
 from king.phase import DealResult, Phase
@@ -72,7 +72,7 @@ class IllegalDeclarationError(KingError, ValueError):
     def __init__(
         self,
         reason: str,
-        seat: int | None = None,
+        seat: Seat | None = None,
         code: str = "",
         params: dict[str, str] | None = None,
     ):
@@ -122,7 +122,7 @@ class Game:
     def deal_cards(
         self,
         hands: Sequence[CardSet | int | str] | None = None,
-        declarer: int | None = None,
+        declarer: Seat | None = None,
     ) -> None:
         """Start the next deal.
 
@@ -221,7 +221,7 @@ class Game:
         """True once all 20 deals are finished."""
         return self._phase is Phase.OVER
 
-    def hand(self, seat: int) -> CardSet:
+    def hand(self, seat: Seat) -> CardSet:
         """The cards ``seat`` holds now (its dealt hand while declaring)."""
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
             raise ValueError(f"a seat is a number from 0 to 3, not {quoted(seat)}")
@@ -236,11 +236,11 @@ class Game:
         """The current deal's hands as dealt (masks), once dealt."""
         return self._hands
 
-    def trumps_declared(self, seat: int) -> int:
+    def trumps_declared(self, seat: Seat) -> int:
         """How many trump contracts ``seat`` has declared."""
         return self._trumps_declared[seat]
 
-    def negatives_declared(self, seat: int) -> int:
+    def negatives_declared(self, seat: Seat) -> int:
         """How many negative contracts ``seat`` has declared."""
         return self._negatives_declared[seat]
 
@@ -248,7 +248,7 @@ class Game:
         """How many times a negative contract has been declared in this game."""
         return self._contract_counts.get(contract, 0)
 
-    def refusal(self, declaration: Declaration, seat: int | None = None) -> str | None:
+    def refusal(self, declaration: Declaration, seat: Seat | None = None) -> str | None:
         """Why ``seat`` (the current declarer by default) may not declare this now, in
         an English sentence that counts seats from 1, or ``None`` if it may."""
         why = self.why_refused(declaration, seat)
@@ -263,7 +263,7 @@ class Game:
         return f"{declaration.contract.title} has been played twice"
 
     def why_refused(
-        self, declaration: Declaration, seat: int | None = None
+        self, declaration: Declaration, seat: Seat | None = None
     ) -> tuple[str, dict[str, str]] | None:
         """Why ``seat`` may not declare this now, as a reason code and its details
         (``trumps_done`` and ``negatives_done`` with ``seat`` and ``times``,
@@ -346,7 +346,7 @@ class Game:
         if deal.is_over:
             self._finish_deal()
 
-    def play_unchecked(self, card_id: int) -> None:
+    def play_unchecked(self, card_id: CardId) -> None:
         """The fast path of :meth:`Deal.play_unchecked`, with the game's bookkeeping."""
         deal = self._deals[-1]
         deal.play_unchecked(card_id)
@@ -378,7 +378,7 @@ class Game:
                 return tricks[-1]
         return None
 
-    def view(self, seat: int | None) -> SeatView:
+    def view(self, seat: Seat | None) -> SeatView:
         """What ``seat`` may see now, or a spectator (``None``; see :mod:`king.view`)."""
         return seat_view(self, seat)
 
@@ -387,7 +387,7 @@ class Game:
         best = max(self._totals)
         return [seat for seat, total in enumerate(self._totals) if total == best]
 
-    def obligations(self, seat: int) -> tuple[int, int]:
+    def obligations(self, seat: Seat) -> tuple[int, int]:
         """What ``seat`` still owes: (trump contracts, negative contracts)."""
         return (
             TRUMPS_PER_PLAYER - self._trumps_declared[seat],

@@ -17,6 +17,7 @@ import json
 from collections.abc import Collection
 from typing import Any
 
+from king.cards import Seat
 from king.errors import KingError
 from king.game import Game
 from king.jsontext import JSONTextError, is_int, loads
@@ -151,12 +152,12 @@ def contract_board(view: SeatView) -> list[Message]:
 
 def event(
     kind: str,
-    seat: int | None = None,
+    seat: Seat | None = None,
     *,
     contract: str | None = None,
     trump: str | None = None,
     card: str | None = None,
-    winner: int | None = None,
+    winner: Seat | None = None,
     deal_over: bool = False,
 ) -> Message:
     """What just happened, as everyone saw it (``start``, ``declare``, ``play`` or
@@ -177,7 +178,7 @@ def event(
 
 def state(
     game: Game,
-    seat: int | None,
+    seat: Seat | None,
     seq: int,
     happened: Message | None,
     clock: Message | None = None,
@@ -201,7 +202,7 @@ def state(
 
 
 def seat_info(
-    seat: int,
+    seat: Seat,
     kind: str,
     name: str | None,
     *,
@@ -271,7 +272,7 @@ def table_info(
 
 
 def welcome(
-    role: str, seat: int | None, info: Message, bot_pause_ms: int, away_after: float, speed: str
+    role: str, seat: Seat | None, info: Message, bot_pause_ms: int, away_after: float, speed: str
 ) -> Message:
     """The answer to ``hello`` or ``watch``: the role, the seat and the table."""
     return {
@@ -300,7 +301,7 @@ def pace(speed: str, bot_pause_ms: int) -> Message:
 REACTIONS = ("hello", "good-luck", "nice", "oops", "thinking", "thanks", "good-game")
 
 
-def reaction(seat: int, phrase: str) -> Message:
+def reaction(seat: Seat, phrase: str) -> Message:
     """A person's quick reaction, for everyone at the table."""
     return {**_head("reaction"), "seat": seat, "phrase": phrase}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from king.cards import Seat
 from king.rules import Declaration
 
 __all__ = ["DealResult", "Phase"]
@@ -26,6 +27,6 @@ class DealResult:
     """What a finished deal contributed: who declared what, and each seat's points."""
 
     number: int
-    declarer: int
+    declarer: Seat
     declaration: Declaration
     points: tuple[int, int, int, int]

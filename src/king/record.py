@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from king.cards import Card, CardParseError, CardSet
+from king.cards import Card, CardParseError, CardSet, Seat
 from king.deal import Deal, DealSetupError, IllegalMoveError
 from king.errors import KingError
 from king.events import Dealt, Declared, Played, apply
@@ -62,7 +62,7 @@ class Fault:
     reason: str
     deal: int | None = None
     play: int | None = None
-    seat: int | None = None
+    seat: Seat | None = None
     card: str | None = None
 
     def to_json(self) -> dict[str, Any]:

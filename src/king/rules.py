@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields, replace
 from enum import Enum
 from typing import Any
 
-from king.cards import SUIT_MASKS, Card, CardParseError, Suit
+from king.cards import SUIT_MASKS, Card, CardParseError, Seat, Suit
 from king.errors import KingError
 from king.texts import quoted
 
@@ -232,7 +232,7 @@ ALL_DECLARATIONS: tuple[Declaration, ...] = tuple(
 
 def declaration_refusal(
     declaration: Declaration,
-    seat: int,
+    seat: Seat,
     trumps_declared: int,
     negatives_declared: int,
     times_declared: int,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from king.cards import Card
+from king.cards import Card, Seat
 from king.deal import IllegalMoveError
 from king.game import Action, Game
 from king.phase import Phase
@@ -32,7 +32,7 @@ class Refusal:
     params: dict[str, str] | None = None
 
 
-def refusal(game: Game, seat: int, action: Action) -> Refusal | None:
+def refusal(game: Game, seat: Seat, action: Action) -> Refusal | None:
     """Why ``seat`` may not make ``action`` now, or ``None`` when it may."""
     to_act = game.to_act
     if to_act != seat:
@@ -53,7 +53,7 @@ def _declaration_refusal(game: Game, declaration: Declaration) -> Refusal | None
     return Refusal("illegal", sentence, why[0], dict(why[1]))
 
 
-def _card_refusal(game: Game, seat: int, card: Card) -> Refusal | None:
+def _card_refusal(game: Game, seat: Seat, card: Card) -> Refusal | None:
     deal = game.deal
     if deal is None:
         return Refusal("not_playing", f"{seat_name(seat)} must first declare the contract")

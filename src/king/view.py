@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from king.cards import SUIT_MASKS, Card, CardSet, Suit
+from king.cards import SUIT_MASKS, Card, CardSet, Seat, Suit
 from king.deal import Trick
 from king.phase import DealResult, Phase
 from king.rules import (
@@ -36,22 +36,22 @@ Four = tuple[int, int, int, int]
 class SeatView:
     """One seat's view of a game at one moment."""
 
-    seat: int
+    seat: Seat
     rules: Rules
     phase: Phase
     deal_number: int
-    declarer: int
+    declarer: Seat
     #: The current deal's declaration; ``None`` while it is being chosen.
     declaration: Declaration | None
     hand: CardSet
     #: The seat that must act next, or ``None``.
-    to_act: int | None
+    to_act: Seat | None
     #: What this seat may play now (empty unless it is to play).
     legal_cards: CardSet
     #: What this seat may declare now (empty unless it is to declare).
     legal_declarations: tuple[Declaration, ...]
     #: The leader of the current trick (during play).
-    leader: int | None
+    leader: Seat | None
     #: The unfinished trick as (seat, card) pairs, in the order played.
     current_trick: tuple[tuple[int, Card], ...]
     #: This deal's completed tricks.
@@ -105,7 +105,7 @@ class SeatView:
             return CardSet()
         return CardSet.full() - self.hand - self.played
 
-    def taken(self, seat: int) -> CardSet:
+    def taken(self, seat: Seat) -> CardSet:
         """The cards in the tricks ``seat`` has won this deal."""
         mask = 0
         for trick in self.tricks:
@@ -138,7 +138,7 @@ class SeatView:
         return dict(self.contract_counts).get(contract, 0)
 
     def why_refused(
-        self, declaration: Declaration, seat: int | None = None
+        self, declaration: Declaration, seat: Seat | None = None
     ) -> tuple[str, dict[str, str]] | None:
         """Why ``seat`` (by default this view's seat) may not declare this: the game's
         own rule (:func:`king.rules.declaration_refusal`), read from the view's counts."""
@@ -153,7 +153,7 @@ class SeatView:
             declaration, seat, self.trumps_declared[seat], self.negatives_declared[seat], times
         )
 
-    def obligations(self, seat: int) -> tuple[int, int]:
+    def obligations(self, seat: Seat) -> tuple[int, int]:
         """What ``seat`` still owes: (trump contracts, negative contracts)."""
         return (
             TRUMPS_PER_PLAYER - self.trumps_declared[seat],
@@ -220,7 +220,7 @@ def _four(values: list[int]) -> Four:
     return values[0], values[1], values[2], values[3]
 
 
-def view(game: Game, seat: int | None) -> SeatView:
+def view(game: Game, seat: Seat | None) -> SeatView:
     """The view of ``game`` from ``seat``, or a spectator's (``None``): every public
     fact and no card of any hand, built here so that no interface blanks one out."""
     watching = seat is None
@@ -239,7 +239,7 @@ def view(game: Game, seat: int | None) -> SeatView:
 
     if deal is not None:
         declaration: Declaration | None = deal.declaration
-        leader: int | None = deal.leader
+        leader: Seat | None = deal.leader
         current = tuple(deal.current_trick)
         tricks = tuple(deal.tricks)
         deal_points = _four(deal.points())

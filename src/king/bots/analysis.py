@@ -21,6 +21,7 @@ from typing import Any
 from king.bots import make_bot
 from king.bots.base import BotSpecError, parse_spec
 from king.bots.search import SearchBot
+from king.cards import Seat
 from king.events import Declared, Played, apply, events_of
 from king.game import Game
 from king.record import InvalidRecordError, parse, replay, to_record
@@ -69,7 +70,7 @@ class Decision:
     and what the chosen one gave up (``forced``: there was no other choice)."""
 
     deal: int
-    seat: int
+    seat: Seat
     kind: str
     #: The card's place in the deal's plays (0-based); ``None`` for a declaration.
     play: int | None

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from king.bots.levels import LEVELS
-from king.cards import Card
+from king.cards import Card, Seat
 from king.errors import KingError
 from king.game import Action
 from king.rules import Declaration
@@ -38,13 +38,13 @@ __all__ = [
 ]
 
 
-def bot_seed(table_seed: int, seat: int, stand_in: bool = False) -> int:
+def bot_seed(table_seed: int, seat: Seat, stand_in: bool = False) -> int:
     """A bot's seed at a table, derived from the table's seed and the seat (a stand-in
     for an absent person has its own), the same at every table that seats bots."""
     return (table_seed * 8 + seat * 2 + (1 if stand_in else 0)) % 2**63
 
 
-def bot_player_name(spec: str, seat: int) -> str:
+def bot_player_name(spec: str, seat: Seat) -> str:
     """A bot's name in a table's game record (``rule bot 2``): two bots of one kind
     stay apart."""
     return f"{spec} bot {seat}"

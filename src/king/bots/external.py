@@ -14,7 +14,7 @@ from typing import NoReturn
 
 from king.bots.base import Bot, BotError, BotSpecError
 from king.bots.external_engine import ENGINES, PROTOCOL, PROTOCOL_MANY, Engine, short
-from king.cards import Card, CardParseError
+from king.cards import Card, CardParseError, Seat
 from king.deal import explain_illegal
 from king.jsontext import is_int
 from king.rules import Declaration, RulesError
@@ -42,7 +42,7 @@ class ExternalBot(Bot):
         self.timeout = timeout
         self.label = f"cmd:{command}"
         self._engine: Engine | None = None
-        self._seat: int | None = None
+        self._seat: Seat | None = None
 
     def _engine_for(self, view: SeatView) -> Engine:
         if self._engine is None:

@@ -26,7 +26,7 @@ from gymnasium import spaces
 from numpy.typing import NDArray
 
 from king.bots.base import Bot, BotError, make_bot
-from king.cards import Card
+from king.cards import Card, Seat
 from king.env.observation import (
     ACTION_COUNT,
     OBS_SIZE,
@@ -60,7 +60,7 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     def __init__(
         self,
         opponents: str | Sequence[str] = "rule",
-        seat: int | None = 0,
+        seat: Seat | None = 0,
         mode: Mode = "game",
         contract: Declaration | str | None = None,
         rules: Rules | str = "classic",
@@ -104,7 +104,7 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         names = ["learner" if s == self.seat else self._bot_name(s) for s in range(4)]
         return self._table.record(names)
 
-    def _bot_name(self, seat: int) -> str:
+    def _bot_name(self, seat: Seat) -> str:
         return self.opponents[(seat - self.seat - 1) & 3]
 
     def _observe(self) -> tuple[NDArray[np.float32], dict[str, Any]]:

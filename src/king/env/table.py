@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from king.cards import Seat
 from king.deal import IllegalMoveError
 from king.env.observation import ACTION_COUNT, CARD_ACTIONS, choice_of, describe_action
 from king.errors import KingError
@@ -140,7 +141,7 @@ class Table:
         """The seat that must act, or ``None`` once the episode is over."""
         return None if self.over else self.game.to_act
 
-    def act(self, seat: int, action: object) -> list[DealResult]:
+    def act(self, seat: Seat, action: object) -> list[DealResult]:
         """Apply ``seat``'s action; return the deals it finished (zero or one).
 
         Raises :class:`IllegalActionError` (a ``ValueError``) and changes nothing when

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from king import __version__
+from king.cards import Seat
 from king.errors import KingError
 from king.jsontext import JSONTextError, loads
 from king.messages import dumps
@@ -37,7 +38,7 @@ class SavedGame:
     """What a saved game holds: the person's seat and name, the bots, the bots' pause
     (seconds), the speed chosen, when the table was made, and the game so far."""
 
-    seat: int
+    seat: Seat
     name: str
     bots: tuple[str | None, ...]
     bot_pause: float
@@ -49,7 +50,7 @@ class SavedGame:
 def write_saved(
     record: dict[str, Any],
     *,
-    seat: int,
+    seat: Seat,
     name: str,
     bots: tuple[str | None, ...],
     bot_pause: float,

@@ -18,7 +18,7 @@ from king import messages
 from king.board import board_document
 from king.bots import Bot, bot_player_name, bot_seed, make_bot
 from king.bots.levels import PLAIN_BOTS
-from king.cards import Card, CardParseError, Suit
+from king.cards import Card, CardParseError, Seat, Suit
 from king.game import Action, Game
 from king.messages import MessageError
 from king.offline.requests import read_request
@@ -49,7 +49,7 @@ class LocalTable:
         rules: Rules,
         seed: int,
         *,
-        seat: int = 0,
+        seat: Seat = 0,
         name: str = "You",
         bots: Sequence[str | None] = (None, "rule", "rule", "rule"),
         bot_pause: float = 0.7,
@@ -239,7 +239,7 @@ class LocalTable:
         """The page went away (it reopens with a new ``hello``)."""
         self.attached = False
 
-    def _act(self, seat: int, action: Action) -> list[str]:
+    def _act(self, seat: Seat, action: Action) -> list[str]:
         if self.game.is_over:
             raise _Refused("game_over", "the game is over")
         refused = refusal(self.game, seat, action)
@@ -253,7 +253,7 @@ class LocalTable:
             texts.append(messages.dumps(messages.table(self.info())))
         return texts
 
-    def _make(self, seat: int, action: Action) -> Message:
+    def _make(self, seat: Seat, action: Action) -> Message:
         game = self.game
         deal = game.deal  # the deal a card is played in (none while declaring)
         tricks = 0 if deal is None else deal.trick_count

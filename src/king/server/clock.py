@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from king.cards import Seat
+
 __all__ = ["Clock", "ClockRules"]
 
 
@@ -74,7 +76,7 @@ class Clock:
         """A turn begins ``at`` (a deal, the start, a server bringing the table back)."""
         self.since = at
 
-    def moved(self, seat: int, at: float) -> None:
+    def moved(self, seat: Seat, at: float) -> None:
         """``seat`` moved ``at``: a person's time past the free seconds comes out of
         their reserve; the next turn begins now."""
         if self.timed[seat] and self.since is not None:
@@ -82,7 +84,7 @@ class Clock:
             self.left[seat] = max(0.0, self.left[seat] - over)
         self.since = at
 
-    def deadline(self, seat: int) -> float | None:
+    def deadline(self, seat: Seat) -> float | None:
         """When the stand-in moves for ``seat`` if it is to act now (None: a bot's seat,
         or no turn yet)."""
         if not self.timed[seat] or self.since is None:

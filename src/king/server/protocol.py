@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from king.cards import Seat
 from king.errors import KingError
 from king.messages import MAX_MESSAGE_BYTES, MessageError, read_envelope
 
@@ -215,7 +216,7 @@ def parse_client_message(data: str | bytes) -> ClientMessage:
 class SeatInfo(ProtocolModel):
     """Who sits in a seat, as everyone at the table may know it."""
 
-    seat: int
+    seat: Seat
     kind: Literal["human", "bot"]
     name: str | None
     bot: str | None = None
@@ -273,22 +274,22 @@ class TableInfo(ProtocolModel):
 class TrickCard(ProtocolModel):
     """One card of the trick in progress."""
 
-    seat: int
+    seat: Seat
     card: str
 
 
 class TrickInfo(ProtocolModel):
     """A completed trick: who led, the four cards in playing order, who won it."""
 
-    leader: int
+    leader: Seat
     cards: list[str]
-    winner: int
+    winner: Seat
 
 
 class ResultInfo(ProtocolModel):
     """A finished deal's contract and each seat's points."""
 
-    declarer: int
+    declarer: Seat
     contract: str
     trump: SuitText | None
     points: list[int]
@@ -300,16 +301,16 @@ class GameView(BaseModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    seat: int | None
+    seat: Seat | None
     rules: str | dict[str, Any]
     phase: Literal["dealing", "declaring", "playing", "over"]
     deal: int
-    declarer: int
+    declarer: Seat
     contract: str | None
     trump: SuitText | None
     hand: list[str]
-    to_act: int | None
-    leader: int | None
+    to_act: Seat | None
+    leader: Seat | None
     trick: list[TrickCard]
     tricks: list[TrickInfo]
     points: list[int]
@@ -325,12 +326,12 @@ class PublicEvent(ProtocolModel):
     """What just happened, as everyone saw it (never a hidden card)."""
 
     kind: Literal["start", "declare", "play", "resume"]
-    seat: int | None = None
+    seat: Seat | None = None
     contract: str | None = None
     trump: SuitText | None = None
     card: str | None = None
     #: Set when this card completed a trick: the trick's winner.
-    winner: int | None = None
+    winner: Seat | None = None
     #: Set when this card ended the deal.
     deal_over: bool = False
 
@@ -359,7 +360,7 @@ class WelcomeMessage(ProtocolModel):
     v: Literal[1] = 1
     type: Literal["welcome"] = "welcome"
     role: Literal["player", "spectator"]
-    seat: int | None
+    seat: Seat | None
     table: TableInfo
     #: The pause before each bot move now, so that the page can pace animations.
     bot_pause_ms: int
@@ -385,7 +386,7 @@ class ReactionMessage(ProtocolModel):
 
     v: Literal[1] = 1
     type: Literal["reaction"] = "reaction"
-    seat: int
+    seat: Seat
     phrase: str
 
 
@@ -439,7 +440,7 @@ class BoardEntry(ProtocolModel):
     """One declaration on the contract board: in which deal (0-based), by whom."""
 
     deal: int
-    declarer: int
+    declarer: Seat
     trump: SuitText | None
 
 
@@ -565,7 +566,7 @@ class SeatClaim(ProtocolModel):
     """A claimed seat: keep the token secret; it is the only way to act for the seat."""
 
     table: str
-    seat: int | None
+    seat: Seat | None
     token: str | None
     #: The page that joins a free seat of this table.
     invite: str

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from king.bots.net import view_input
 from king.bots.net_play import I_RULE
-from king.cards import Card
+from king.cards import Card, Mask
 from king.game import Game
 from king.phase import Phase
 from king.rules import PRESETS, Rules, cycled_declaration
@@ -168,7 +168,9 @@ def _generate_chunk(
     )
 
 
-def _labelled(evaluator: SearchBot, view: SeatView, x: NDArray[np.float32], mask: int) -> Positions:
+def _labelled(
+    evaluator: SearchBot, view: SeatView, x: NDArray[np.float32], mask: Mask
+) -> Positions:
     """One position with the values of its legal cards by ``evaluator`` and the standard
     errors of their differences from the rule card."""
     table = evaluator.evaluate(view)

@@ -29,6 +29,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 from textual.worker import Worker
 
+from king.cards import Seat
 from king.deal import Deal, IllegalMoveError
 from king.game import Action, GameStateError, IllegalDeclarationError, Phase
 from king.i18n import Translator, detect_language, parse_language
@@ -183,15 +184,15 @@ class KingApp(App[None]):
 
     # -- naming --------------------------------------------------------------------------
 
-    def seat_name(self, seat: int) -> str:
+    def seat_name(self, seat: Seat) -> str:
         """How a seat is called on screen: You, Left, Top or Right (in the language)."""
         return position(self.t, seat - self.session.seat)
 
-    def short_name(self, seat: int) -> str:
+    def short_name(self, seat: Seat) -> str:
         """The seat's name in a column of scores (six cells at most)."""
         return position(self.t, seat - self.session.seat, short=True)
 
-    def detail(self, seat: int) -> str:
+    def detail(self, seat: Seat) -> str:
         """The line under a seat's name: its number, counted from 1 as people count
         (and as the page shows it), and its bot."""
         spec = self.session.bot_spec(seat)
@@ -307,7 +308,7 @@ class KingApp(App[None]):
         self._thinking = None
         self.redraw()
 
-    def act(self, seat: int, action: Action) -> bool:
+    def act(self, seat: Seat, action: Action) -> bool:
         """Apply one action for ``seat``; a refused one is explained and changes
         nothing.  Returns whether it was applied."""
         game = self.session.game
@@ -349,7 +350,7 @@ class KingApp(App[None]):
             return declaration_name(self.t, action)
         return card_label(action)
 
-    def _describe(self, seat: int, action: Action, deal: Deal | None, tricks_before: int) -> Text:
+    def _describe(self, seat: Seat, action: Action, deal: Deal | None, tricks_before: int) -> Text:
         """A sentence for the message line: who did what, and who won the trick."""
         t = self.t
         me = self.session.seat
@@ -497,7 +498,7 @@ def run_play(
     bots: Sequence[str],
     rules: Rules,
     seed: int | None,
-    seat: int,
+    seat: Seat,
     resume: Path | None = None,
     save: Path | None = None,
     lang: str | None = None,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from rich.cells import cell_len
 from rich.text import Text
 
-from king.cards import Card, CardSet, Rank, Suit
+from king.cards import Card, CardSet, Rank, Seat, Suit
 from king.deal import Trick
 from king.game import Game
 from king.i18n import Translator
@@ -25,7 +25,7 @@ from king.view import SeatView
 
 __all__ = [
     "HAND_SUIT_ORDER",
-    "Seat",
+    "SeatShown",
     "TableScene",
     "card_label",
     "card_style",
@@ -110,7 +110,7 @@ def compact_cards(cards: CardSet, width: int) -> Text:
 
 
 def taken_text(
-    t: Translator, contract: Contract, tricks: Sequence[Trick], seat: int, width: int = 17
+    t: Translator, contract: Contract, tricks: Sequence[Trick], seat: Seat, width: int = 17
 ) -> Text:
     """What ``seat`` has taken in a deal that counts, read from the deal's tricks (public):
     its penalty cards in a card contract, otherwise its number of tricks."""
@@ -147,7 +147,7 @@ def trick_sentence(t: Translator, trick: Trick, name: Namer, me: int | None = No
 
 
 @dataclass(frozen=True, slots=True)
-class Seat:
+class SeatShown:
     """One seat as the table shows it."""
 
     title: str
@@ -161,9 +161,9 @@ class TableScene:
     """What the table shows: the four seats (indexed by position: 0 you at the bottom,
     1 left, 2 top, 3 right), the card each has in the trick, and a line under it."""
 
-    seats: tuple[Seat, Seat, Seat, Seat]
+    seats: tuple[SeatShown, SeatShown, SeatShown, SeatShown]
     cards: tuple[Card | None, Card | None, Card | None, Card | None]
-    winner: int | None = None
+    winner: Seat | None = None
     caption: str = ""
 
 
@@ -205,11 +205,11 @@ def _card_box(card: Card | None, style: str) -> list[Text]:
     return [Text("┌───┐", style=style), face, Text("└───┘", style=style)]
 
 
-def _status(seat: Seat) -> Text:
+def _status(seat: SeatShown) -> Text:
     return Text(seat.status, style="bold yellow" if seat.active else "italic")
 
 
-def _title(seat: Seat) -> Text:
+def _title(seat: SeatShown) -> Text:
     return Text(seat.title, style=HIGHLIGHT if seat.active else "bold")
 
 
@@ -409,7 +409,7 @@ def trick_scene(t: Translator, trick: Trick, me: int, name: Namer, detail: Namer
     """A completed trick round the table, as the last-trick window shows it."""
     order = from_seat(me)
     seats = [
-        Seat(
+        SeatShown(
             name(seat),
             detail(seat),
             t("tui.status.won")
@@ -438,12 +438,12 @@ def scene_of(
     on screen."""
     me = view.seat
 
-    def pos(seat: int) -> int:
+    def pos(seat: Seat) -> int:
         return (seat - me) % 4
 
     cards: list[Card | None] = [None, None, None, None]
     status = ["", "", "", ""]
-    winner: int | None = None
+    winner: Seat | None = None
     caption = ""
     to_act = view.to_act
     playing = view.phase is Phase.PLAYING
@@ -486,7 +486,8 @@ def scene_of(
         else:
             status[pos(to_act)] = t("tui.status.to_play" if playing else "tui.status.to_declare")
     seats = [
-        Seat(name(s), detail(s), status[pos(s)], s == to_act) for s in sorted(range(4), key=pos)
+        SeatShown(name(s), detail(s), status[pos(s)], s == to_act)
+        for s in sorted(range(4), key=pos)
     ]
     return TableScene(
         (seats[0], seats[1], seats[2], seats[3]),

@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from king.cards import Seat
 from king.errors import KingError
 from king.game import Game
 from king.i18n import DEFAULT_LANGUAGE, LANGUAGES, Translator
@@ -78,7 +79,7 @@ class SavedGame:
     """A game read back from a saved file, with the table setup if the file had one."""
 
     game: Game
-    seat: int | None
+    seat: Seat | None
     bots: tuple[str, str, str] | None
     #: The language the game was played in, if the file says.
     language: str | None = None
@@ -137,7 +138,7 @@ def last_unfinished(environ: Mapping[str, str] | None = None) -> Path | None:
 def record_of(
     game: Game,
     players: Sequence[str],
-    seat: int,
+    seat: Seat,
     bots: Sequence[str],
     language: str | None = None,
 ) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from king.bots import Bot, BotSpecError, make_bot
+from king.cards import Seat
 from king.game import Action, Game
 from king.i18n import DEFAULT_LANGUAGE, parse_language
 from king.rules import Rules
@@ -47,7 +48,7 @@ class PlaySession:
     def __init__(
         self,
         game: Game,
-        seat: int,
+        seat: Seat,
         bots: Sequence[str],
         path: Path,
         *,
@@ -86,7 +87,7 @@ class PlaySession:
         bots: Sequence[str],
         rules: Rules,
         seed: int | None,
-        seat: int,
+        seat: Seat,
         resume: Path | None = None,
         save: Path | None = None,
         autoplay: str | None = None,
@@ -132,13 +133,13 @@ class PlaySession:
             raise PlayError("tui.error.cannot_save", {"path": path, "reason": reason}) from None
         return session
 
-    def _bot_seed(self, seat: int) -> int:
+    def _bot_seed(self, seat: Seat) -> int:
         """Each bot's seed follows from the game's, so a seeded game is repeatable."""
         return (self.game.seed * 4 + seat) % (1 << 63)
 
     # -- who sits where -------------------------------------------------------------
 
-    def bot_spec(self, seat: int) -> str | None:
+    def bot_spec(self, seat: Seat) -> str | None:
         """The bot playing ``seat``, or ``None`` for the person's seat."""
         if seat == self.seat:
             return None
@@ -165,11 +166,11 @@ class PlaySession:
 
     # -- acting -----------------------------------------------------------------------
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: Seat) -> SeatView:
         """What ``seat`` may see: all a bot is ever given."""
         return self.game.view(seat)
 
-    def think(self, seat: int, view: SeatView) -> Action:
+    def think(self, seat: Seat, view: SeatView) -> Action:
         """The bot's choice for ``seat`` from its view; safe to call in a worker thread,
         as it reads only the (frozen) view."""
         return self._bots[seat].act(view)
@@ -218,7 +219,7 @@ def open_table(
     bots: Sequence[str],
     rules: Rules,
     seed: int | None,
-    seat: int,
+    seat: Seat,
     resume: Path | None = None,
     save: Path | None = None,
     new: bool = False,

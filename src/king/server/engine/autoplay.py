@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from king.bots import Bot, make_bot
+from king.cards import Seat
 from king.game import Action, Game
 from king.server.config import ServerSettings
 from king.server.engine.players import BotRunner, bot_seed
@@ -66,10 +67,10 @@ class BotTable(Protocol):
     def is_open(self) -> bool: ...
     @property
     def bot_pause(self) -> float: ...
-    def connected(self, seat: int) -> bool: ...
+    def connected(self, seat: Seat) -> bool: ...
     def clock_due(self) -> float | None: ...
-    def out_of_time(self, seat: int) -> bool: ...
-    def act_for_bot(self, seat: int, action: Action) -> None: ...
+    def out_of_time(self, seat: Seat) -> bool: ...
+    def act_for_bot(self, seat: Seat, action: Action) -> None: ...
     def announce_table(self) -> None: ...
 
 
@@ -87,7 +88,7 @@ class Autoplay:
         self._clock_timer: asyncio.TimerHandle | None = None
         self._closed = False
 
-    def bot_for(self, seat: int) -> Bot | None:
+    def bot_for(self, seat: Seat) -> Bot | None:
         """The bot that plays ``seat`` now, if any."""
         chosen = self._spec_for(seat)
         if chosen is None:
@@ -99,7 +100,7 @@ class Autoplay:
             self._bots[key] = bot
         return bot
 
-    def _spec_for(self, seat: int) -> tuple[tuple[int, bool], str] | None:
+    def _spec_for(self, seat: Seat) -> tuple[tuple[int, bool], str] | None:
         """The key and spec of the bot that plays ``seat`` now (its own, or a stand-in)."""
         info = self.table.seats[seat]
         if info.kind == "bot":
@@ -180,7 +181,7 @@ class Autoplay:
         if not self._closed:
             self.kick()
 
-    async def _turn(self, seat: int, seq: int) -> None:
+    async def _turn(self, seat: Seat, seq: int) -> None:
         table = self.table
         try:
             pause = bot_pause_before(table.game, table.bot_pause if table.has_clients else 0.0)

@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from king.board import board_document, seats_to_play
+from king.cards import Seat
 from king.record import ReplayReport
 
 __all__ = ["AnalysisSection", "board_document", "checked_analysis"]
@@ -26,7 +27,7 @@ class ChoiceModel(_Section):
 
 
 class DecisionModel(_Section):
-    seat: int = Field(ge=0, le=3)
+    seat: Seat = Field(ge=0, le=3)
     kind: Literal["declare", "play"]
     play: int | None = Field(default=None, ge=0, le=51)
     chosen: str = Field(max_length=16)

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from king.bots.analysis import AnalysisOptions, Hint, engine, hint
 from king.bots.search import SearchBot
+from king.cards import Seat
 from king.game import Game
 from king.server.engine.players import BotRunner
 from king.server.engine.preparing import PREPARING
@@ -52,7 +53,7 @@ class TableHints:
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
 
-    def ask(self, game: Game, seat: int, client: HintClient) -> None:
+    def ask(self, game: Game, seat: Seat, client: HintClient) -> None:
         """Evaluate the position for ``seat`` (the seat to act) and send the hint to
         ``client``; a repeated question at one position is answered once."""
         if self._closed:

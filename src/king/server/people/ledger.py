@@ -13,6 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from king.cards import Seat
 from king.game import Game
 from king.server.people.ratings import (
     DEFAULT,
@@ -58,7 +59,7 @@ class HistoryRow:
     place None while it is not over)."""
 
     table: str
-    seat: int
+    seat: Seat
     status: str
     when: float
     points: int | None
@@ -70,7 +71,7 @@ class HistoryRow:
 class SeatLine:
     """One seat of a finished game, as its results keep it."""
 
-    seat: int
+    seat: Seat
     player: str | None
     name: str
     points: int
@@ -153,7 +154,7 @@ class Ledger:
 
     # -- writing ----------------------------------------------------------------------
 
-    def note_seat(self, table_id: str, seat: int, account: str, joined: float) -> None:
+    def note_seat(self, table_id: str, seat: Seat, account: str, joined: float) -> None:
         """Index that ``account`` sits at ``seat`` (again: nothing changes)."""
         self.store.run(
             lambda sql: sql.change(

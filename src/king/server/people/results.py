@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from king.cards import Seat
 from king.game import Game
 
 __all__ = ["DealLine", "GameResult", "SeatResult", "game_result", "places"]
@@ -15,7 +16,7 @@ __all__ = ["DealLine", "GameResult", "SeatResult", "game_result", "places"]
 class SeatResult:
     """One seat's end of a game."""
 
-    seat: int
+    seat: Seat
     points: int
     #: 1–4; tied totals share the better place (1, 1, 3, 4).
     place: int
@@ -26,7 +27,7 @@ class DealLine:
     """One seat's part in one deal."""
 
     deal: int
-    seat: int
+    seat: Seat
     declarer: bool
     contract: str
     #: The trump suit's letter in Trumps, else None.

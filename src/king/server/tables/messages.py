@@ -5,6 +5,7 @@ pydantic pieces and written as JSON text."""
 from __future__ import annotations
 
 from king import messages
+from king.cards import Seat
 from king.game import Game
 from king.server.protocol import ClockInfo, PublicEvent
 
@@ -13,7 +14,7 @@ __all__ = ["state_message"]
 
 def state_message(
     game: Game,
-    seat: int | None,
+    seat: Seat | None,
     seq: int,
     event: PublicEvent | None,
     clock: ClockInfo | None = None,

@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from king.cards import Seat
+
 if TYPE_CHECKING:
     from king.server.people.accounts import Account
 
@@ -387,7 +389,7 @@ class Registry:
         self,
         table: Table,
         name: str,
-        seat: int | None,
+        seat: Seat | None,
         account: Account | None,
         origin: Origin = NOWHERE,
         address: str | None = None,

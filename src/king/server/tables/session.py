@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from king import messages
-from king.cards import Card, CardParseError, Suit
+from king.cards import Card, CardParseError, Seat, Suit
 from king.game import Action
 from king.rules import Contract, Declaration, RulesError
 from king.server.protocol import (
@@ -35,7 +35,7 @@ class Session:
         self.table = table
         self.client = client
         self.joined = False
-        self.seat: int | None = None
+        self.seat: Seat | None = None
 
     def error(
         self,
@@ -91,7 +91,7 @@ class Session:
     def _join(self, message: HelloMessage | WatchMessage) -> None:
         if self.joined:
             raise ActionError("already_joined", "this connection has already joined the table")
-        seat: int | None = None
+        seat: Seat | None = None
         if isinstance(message, HelloMessage):
             seat = self.table.authenticate(message.token)
             if seat is None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from king import messages
 from king.bots import bot_player_name
-from king.cards import CardSet
+from king.cards import CardSet, Seat
 from king.errors import KingError
 from king.events import Dealt, Declared, apply, event_of, from_json, to_json
 from king.game import Action, Game, Phase
@@ -60,7 +60,7 @@ __all__ = [
     "ActionError",
     "Client",
     "Origin",
-    "Seat",
+    "TableSeat",
     "Table",
     "clean_name",
     "hash_address",
@@ -123,7 +123,7 @@ def clean_name(name: str) -> str:
 
 
 @dataclass(slots=True)
-class Seat:
+class TableSeat:
     """One of the four seats: a person's (claimed with a token) or a bot's."""
 
     number: int
@@ -226,7 +226,7 @@ class Table:
             raise ValueError("a table has four seats")
         now = time.monotonic()
         self.seats = [
-            Seat(n, "bot" if s["kind"] == "bot" else "human", s.get("bot"), away_since=now)
+            TableSeat(n, "bot" if s["kind"] == "bot" else "human", s.get("bot"), away_since=now)
             for n, s in enumerate(seats)
         ]
         #: Who created the table: a hash of the client's address (None: not known).
@@ -464,7 +464,7 @@ class Table:
         to_act = self.game.to_act
         return None if to_act is None else self.clock.deadline(to_act)
 
-    def out_of_time(self, seat: int) -> bool:
+    def out_of_time(self, seat: Seat) -> bool:
         """Whether ``seat`` is to act and its clock has run out (the stand-in moves)."""
         if self.game.to_act != seat:
             return False
@@ -589,7 +589,7 @@ class Table:
     # -- joining and connections ----------------------------------------------------------
 
     def seat_for(
-        self, name: str, seat: int | None, account: Account | None = None, origin: Origin = NOWHERE
+        self, name: str, seat: Seat | None, account: Account | None = None, origin: Origin = NOWHERE
     ) -> tuple[int, str]:
         """The seat :meth:`claim` would give and the name it would sit under, or the
         :class:`ActionError` it would raise; changes nothing.  A registered ``account``
@@ -640,7 +640,7 @@ class Table:
                 )
 
     def claim(
-        self, name: str, seat: int | None, account: Account | None = None, origin: Origin = NOWHERE
+        self, name: str, seat: Seat | None, account: Account | None = None, origin: Origin = NOWHERE
     ) -> tuple[int, str]:
         """Give a free person's seat to ``name`` (see :meth:`seat_for`); returns the
         seat and its secret token."""
@@ -701,7 +701,7 @@ class Table:
                 return seat.number
         return None
 
-    def attach(self, client: Client, seat: int | None) -> None:
+    def attach(self, client: Client, seat: Seat | None) -> None:
         """Connect a player (``seat``) or a spectator (``None``) and tell them where
         the table stands.  A returning person takes their seat back from a stand-in."""
         if self._closed:  # given up meanwhile (its lease passed): to be found elsewhere
@@ -794,7 +794,7 @@ class Table:
         for client in list(self._clients):
             client.send(text)
 
-    def react(self, client: Client, seat: int, phrase: str) -> None:
+    def react(self, client: Client, seat: Seat, phrase: str) -> None:
         """Show everyone at a table of friends a person's quick reaction (one of the
         fixed :data:`~king.messages.REACTIONS`), at most one a second per connection."""
         if phrase not in messages.REACTIONS:
@@ -815,7 +815,7 @@ class Table:
         another device detaches the old one's connections)."""
         return client in self._clients
 
-    def connected(self, seat: int) -> bool:
+    def connected(self, seat: Seat) -> bool:
         """Whether a person is connected to ``seat`` now."""
         return any(s == seat for s in self._clients.values())
 
@@ -833,7 +833,7 @@ class Table:
 
     # -- acting -----------------------------------------------------------------------
 
-    def act(self, seat: int, action: Action, by: By = "person") -> None:
+    def act(self, seat: Seat, action: Action, by: By = "person") -> None:
         """Declare or play for ``seat``, if it is that seat's turn and the rules allow
         it; otherwise raise :class:`ActionError` and change nothing.  ``by``: a person
         or a bot, as the metrics count it."""
@@ -879,7 +879,7 @@ class Table:
         if self.metrics is not None:
             self.metrics.moved("declare" if isinstance(action, Declaration) else "play", by)
 
-    def ask_hint(self, client: HintClient, seat: int) -> None:
+    def ask_hint(self, client: HintClient, seat: Seat) -> None:
         """Have the engine value each legal choice of ``seat`` from its view, for
         ``client`` alone; refused unless the table has hints and it is that seat's turn."""
         if self._hints is None:
@@ -895,7 +895,7 @@ class Table:
             )
         self._hints.ask(self.game, seat, client)
 
-    def _move(self, seat: int, action: Action) -> PublicEvent:
+    def _move(self, seat: Seat, action: Action) -> PublicEvent:
         """Log ``seat``'s action (the fold applies it, :meth:`Game.act`), go on to what
         follows it (the end, or the next deal) and say what happened."""
         deal = self.game.deal  # the deal a card is played in (none while declaring)
@@ -933,7 +933,7 @@ class Table:
         """Whether the game is in play and its log can be written."""
         return self.status == "playing" and self._broken is None and not self._closed
 
-    def act_for_bot(self, seat: int, action: Action) -> None:
+    def act_for_bot(self, seat: Seat, action: Action) -> None:
         """A bot's move: the same checks as a person's; a refusal is only logged."""
         try:
             self.act(seat, action, by="bot")
