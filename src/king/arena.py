@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import pickle
 import random
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator
@@ -24,7 +25,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from king.bots.base import Bot, BotError, make_bot
+from king.bots.base import (
+    Bot,
+    BotError,
+    BotInfo,
+    make_bot,
+    parse_spec,
+    register_again,
+    registered_at_run_time,
+)
 from king.bots.external_engine import ENGINES
 from king.cards import Seat
 from king.cluster import ClusterError, ray_map
@@ -36,6 +45,7 @@ from king.rules import Contract, Declaration, Rules, cycled_declaration
 
 __all__ = [
     "ArenaConfig",
+    "ArenaSetupError",
     "ArenaReport",
     "BotStats",
     "ClusterError",
@@ -206,6 +216,11 @@ def match_of(config: ArenaConfig) -> dict[str, Any]:
         "seed": config.seed,
         "rules": config.rules.to_spec(),
     }
+
+
+class ArenaSetupError(KingError, ValueError):
+    """A match that cannot be set up as asked (a bot that cannot reach the worker
+    processes); the message says why and what to do."""
 
 
 class ResumeError(KingError, ValueError):
@@ -426,8 +441,31 @@ def _results(config: ArenaConfig, indices: list[int]) -> Generator[list[PlayResu
     # this process (the search bot warms up when the CLI checks the specs), and forking
     # such a process is unsafe.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=config.jobs, mp_context=context) as pool:
+    registered = _portable_registrations(config)
+    with ProcessPoolExecutor(
+        max_workers=config.jobs,
+        mp_context=context,
+        initializer=register_again,
+        initargs=(registered,),
+    ) as pool:
         yield from pool.map(play_set, [config] * len(indices), indices, chunksize=1)
+
+
+def _portable_registrations(config: ArenaConfig) -> dict[str, BotInfo]:
+    """The bots of the match registered in this process (``king.env.register_policy``),
+    which a spawned worker would not know, checked that they can be sent to it."""
+    registered = registered_at_run_time(parse_spec(spec)[0] for spec in config.bots)
+    for name, info in registered.items():
+        try:
+            pickle.dumps(info)
+        except (pickle.PicklingError, AttributeError, TypeError) as error:
+            raise ArenaSetupError(
+                f"the bot {name!r} was registered in this process with something that "
+                f"cannot be sent to the worker processes of jobs={config.jobs} ({error}): "
+                "register a function or object defined at the top level of a module, or "
+                "play with jobs=1"
+            ) from None
+    return registered
 
 
 def _ray_results(config: ArenaConfig, indices: list[int]) -> Iterator[list[PlayResult]]:

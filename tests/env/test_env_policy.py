@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from king.arena import ArenaConfig, run_arena
+from king.arena import ArenaConfig, ArenaSetupError, run_arena
 from king.bots import BotError, BotSpecError, make_bot
 from king.bots import base as bots_base
 from king.env import (
@@ -260,3 +260,22 @@ def test_the_training_example_runs(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "agrees with rule" in result.stdout and "linear" in result.stdout
     assert load_policy(out).weights.shape == (ACTION_COUNT, OBS_SIZE)
+
+
+def _lowest_legal(observation, mask):  # type: ignore[no-untyped-def]
+    """At the top of a module: it reaches the arena's worker processes."""
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_a_registered_policy_plays_in_the_worker_processes_of_jobs_2() -> None:
+    """The arena's workers are spawned: a policy registered in this process is handed
+    to them; one that cannot be (a lambda) is refused in a sentence before any game."""
+    register_policy("test-top-level", _lowest_legal)
+    config = ArenaConfig(("test-top-level", "random", "random", "random"), "deals", 4, jobs=2)
+    report = run_arena(config)
+    assert report.abandoned == [] and report.stats["test-top-level"].n == 16
+    alone = run_arena(ArenaConfig(config.bots, "deals", 4, jobs=1))
+    assert alone.stats["test-top-level"].score.mean == report.stats["test-top-level"].score.mean
+    register_policy("test-lambda", lambda observation, mask: int(np.flatnonzero(mask)[0]))
+    with pytest.raises(ArenaSetupError, match="'test-lambda' was registered in this process"):
+        run_arena(ArenaConfig(("test-lambda", "random", "random", "random"), "deals", 2, jobs=2))

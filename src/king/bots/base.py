@@ -13,7 +13,7 @@ import importlib.metadata
 import random
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -35,6 +35,8 @@ __all__ = [
     "bot_seed",
     "make_bot",
     "register",
+    "register_again",
+    "registered_at_run_time",
 ]
 
 
@@ -227,6 +229,18 @@ def register(
 def unregister(name: str) -> None:
     """Forget a bot registered at run time (a built-in or plugin bot stays)."""
     _REGISTRY.pop(name, None)
+
+
+def registered_at_run_time(names: Iterable[str]) -> dict[str, BotInfo]:
+    """The bots among ``names`` that were registered in this process (by
+    :func:`register`): what a worker process must be given to play them."""
+    return {name: _REGISTRY[name] for name in names if name in _REGISTRY}
+
+
+def register_again(bots: dict[str, BotInfo]) -> None:
+    """Register in this process the bots another process registered (a worker of the
+    arena, given :func:`registered_at_run_time` of its parent)."""
+    _REGISTRY.update(bots)
 
 
 @contextmanager

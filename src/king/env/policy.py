@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 import zipfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, cast
 
@@ -125,14 +126,26 @@ def register_policy(
     key = name.strip().lower()
     if not key or ":" in key or "," in key:
         raise BotSpecError(f"{name!r} cannot name a bot: use letters, digits, - or _")
+    register(key, summary, strength)(_PolicyBots(key, policy, seeded))
 
-    def factory(seed: int, options: dict[str, str]) -> PolicyBot:
+
+@dataclass(frozen=True)
+class _PolicyBots:
+    """Makes the bots of a registered policy: an object, not a closure, so that it can
+    be sent to the arena's worker processes when the policy itself can."""
+
+    key: str
+    policy: Policy | Callable[[int], Policy]
+    seeded: bool
+
+    def __call__(self, seed: int, options: dict[str, str]) -> PolicyBot:
         if options:
-            raise BotSpecError(f"the bot {key!r} takes no options, not {', '.join(options)}")
-        chosen = cast(Callable[[int], Policy], policy)(seed) if seeded else cast(Policy, policy)
-        return PolicyBot(chosen, seed=seed, name=key)
-
-    register(key, summary, strength)(factory)
+            raise BotSpecError(f"the bot {self.key!r} takes no options, not {', '.join(options)}")
+        policy = self.policy
+        chosen = (
+            cast(Callable[[int], Policy], policy)(seed) if self.seeded else cast(Policy, policy)
+        )
+        return PolicyBot(chosen, seed=seed, name=self.key)
 
 
 class LinearPolicy:

@@ -1,0 +1,100 @@
+"""A baseline to beat: sb3-contrib's MaskablePPO trained on ``KingVsBotsEnv`` for a
+stated budget, then measured in duplicate deals beside the project's own bots
+(docs/rl.md, "Baselines").
+
+Needs the ``train`` extra (torch and sb3-contrib; on the project's machine install torch
+first with ``pip install torch==2.13.0``, which comes from its own disk):
+
+    pip install -e ".[train]"
+    python examples/ppo_baseline.py --steps 200000 --deals 100
+
+It trains one learner against three ``rule`` bots on single deals (every contract in
+turn, the learner in a random seat), saves the model (``--out``), registers it as the
+in-process bot ``ppo`` (``king.env.register_policy``: no protocol, no process) and plays
+``king arena``'s duplicate deals: each bot of ``--bots`` against three ``random`` and
+against three ``rule``, the same deals for every bot.  It prints the table docs/rl.md
+shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+
+import king.env  # registers policy:file=
+from king.arena import ArenaConfig, run_arena
+from king.env import KingVsBotsEnv, register_policy
+
+HERE = Path(__file__).resolve().parent
+
+
+def train(steps: int, seed: int, out: Path) -> tuple[MaskablePPO, float]:
+    """MaskablePPO with sb3-contrib's defaults; rewards are points / 100."""
+    env = KingVsBotsEnv(opponents="rule", seat=None, mode="deal", reward_scale=0.01)
+    model = MaskablePPO("MlpPolicy", env, seed=seed, verbose=0)
+    start = time.perf_counter()
+    model.learn(total_timesteps=steps)
+    spent = time.perf_counter() - start
+    model.save(out)
+    env.close()
+    return model, spent
+
+
+def as_policy(model: MaskablePPO) -> Any:
+    """The model as a policy function (observation, mask) -> action: its most likely
+    legal action."""
+
+    def policy(observation: np.ndarray, action_mask: np.ndarray) -> int:
+        action, _ = model.predict(
+            observation, action_masks=action_mask.astype(bool), deterministic=True
+        )
+        return int(action)
+
+    return policy
+
+
+def measure(bot: str, against: str, deals: int, seed: int) -> tuple[float, float, float]:
+    """Points per deal above par of ``bot`` against three ``against``, 95% interval,
+    ms per move."""
+    config = ArenaConfig((bot, against, against, against), "deals", deals, seed=seed)
+    stats = run_arena(config).stats[bot]
+    return stats.score.mean, stats.score.ci95, stats.ms_per_move
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", type=int, default=200_000, help="training steps")
+    parser.add_argument("--deals", type=int, default=100, help="arena deals per row")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=HERE / "ppo_king.zip")
+    parser.add_argument(
+        "--bots",
+        default=f"ppo,policy:file={HERE / 'rl_policy.npz'},random,rule,hard",
+        help="the bots of the table, comma-separated (ppo: the trained model)",
+    )
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    model, spent = train(args.steps, args.seed, args.out)
+    print(f"trained {args.steps} steps in {spent:.0f} s ({args.steps / spent:.0f} steps/s)")
+    register_policy("ppo", as_policy(model))
+    assert king.env  # imported for its bot spec
+    print(f"| bot | vs 3 `random` | vs 3 `rule` | ms per move |  ({args.deals} deals x 4 seats)")
+    print("|---|---|---|---|")
+    for bot in args.bots.split(","):
+        random_mean, random_ci, _ = measure(bot, "random", args.deals, args.seed)
+        rule_mean, rule_ci, ms = measure(bot, "rule", args.deals, args.seed)
+        print(
+            f"| `{bot}` | {random_mean:+.1f} ± {random_ci:.1f} | {rule_mean:+.1f} ± {rule_ci:.1f} "
+            f"| {ms:.2f} |",
+            flush=True,
+        )
+
+
+if __name__ == "__main__":
+    main()
