@@ -169,3 +169,38 @@ def test_no_module_of_king_takes_a_private_name_from_another() -> None:
         for where in private_names_taken(path.read_text(encoding="utf-8"), module, is_module):
             found.append(f"{path.relative_to(ROOT)}:{where}")
     assert found == [], "private names taken from another module:\n" + "\n".join(found)
+
+
+#: The lines git writes around the two versions of a passage a merge left.
+_CONFLICT = ("<" * 7 + " ", ">" * 7 + " ")
+
+
+def test_no_tracked_file_keeps_a_merge_conflict() -> None:
+    """A merge resolved in haste can leave git's markers in prose, where no parser
+    fails: the docs are text every reader trusts."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
+    ).stdout.split(b"\0")
+    found = []
+    for name in filter(None, listed):
+        path = ROOT / name.decode()
+        if path.suffix in {".wasm", ".zip", ".png", ".npz", ".ico", ".woff2"} or not path.is_file():
+            continue
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except UnicodeDecodeError:
+            continue
+        found += [
+            f"{name.decode()}:{n}"
+            for n, line in enumerate(lines, 1)
+            if line.startswith(_CONFLICT) or (line == "=" * 7 and _near_marker(lines, n))
+        ]
+    assert found == [], f"merge conflict markers left in: {found}"
+
+
+def _near_marker(lines: list[str], number: int) -> bool:
+    """A bare ``=======`` counts only between the two other markers (in Markdown it may
+    underline a heading)."""
+    before = any(line.startswith("<" * 7 + " ") for line in lines[:number])
+    after = any(line.startswith(">" * 7 + " ") for line in lines[number:])
+    return before and after
