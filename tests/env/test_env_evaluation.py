@@ -134,3 +134,18 @@ def test_the_learner_declares_its_own_single_deals() -> None:
         _lowest_until_over(env)
         assert len(game.results) == 1
     assert declared_by_learner > 0
+
+
+def test_in_a_whole_game_the_learner_declares_its_five_deals() -> None:
+    env = KingVsBotsEnv(opponents="rule", seat=2)
+    env.reset(seed=6)
+    declared = []
+    terminated = False
+    while not terminated:
+        legal = np.flatnonzero(env.action_masks())
+        if env.game.phase is Phase.DECLARING:
+            assert env.game.declarer == 2 and (legal >= 52).all()
+            declared.append(env.game.deal_number)
+        _, _, terminated, _, _ = env.step(int(legal[0]))
+    assert len(declared) == 5
+    assert [r.number for r in env.game.results if r.declarer == 2] == declared

@@ -7,8 +7,9 @@ server, the terminal.  Three ways to name one:
 
 * ``register_policy("mine", fn)`` registers it as the bot ``mine`` in this process;
 * the bot spec ``policy:file=PATH.npz`` loads a :class:`LinearPolicy` saved with
-  :meth:`LinearPolicy.save` (registered when :mod:`king.env` is imported; the bare
-  ``policy`` is the example trained by ``examples/rl_train.py``, in a checkout);
+  :meth:`LinearPolicy.save` (registered when :mod:`king.env` is imported, and declared
+  as an entry point, so ``king arena --bots policy:file=...`` plays it in process; the
+  bare ``policy`` is the example trained by ``examples/rl_train.py``, in a checkout);
 * ``cmd:python -m king.env.policy_bot PATH.npz`` serves a saved policy as an external
   bot (``docs/bot-protocol.md``), which any ``king arena`` accepts as it is.
 
