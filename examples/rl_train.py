@@ -4,11 +4,11 @@ The policy is linear softmax over the 602-float observation of ``king.env`` (one
 row per action, illegal actions masked out).  It learns by imitation: four ``rule`` bots
 play whole games and single deals through the core, every decision becomes an
 (observation, mask, action) example, and the weights are fitted by cross-entropy with
-Adam.  A couple of minutes on a slow two-core machine; no deep-learning framework.
+Adam.  About a minute on a slow two-core machine; no deep-learning framework.
 
     python examples/rl_train.py                      # train, save, quick arena check
     king arena --deals 200 --jobs 2 \\
-        --bots "cmd:python -m king.env.policy_bot examples/rl_policy.npz,random,random,random"
+        --bots "policy:file=examples/rl_policy.npz,random,random,random"
 
 Options: ``--games`` (whole teacher games, for declaring; default 40), ``--deals``
 (single teacher deals, the contracts in turn; default 3000), ``--epochs`` (default 6),

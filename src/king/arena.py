@@ -197,7 +197,7 @@ def _outcome(
     """What a played (or re-read) game counts for."""
     gains: list[tuple[str, int, float]] = []
     for result in game.results:
-        par = result.declaration.contract.total / 4
+        par = result.declaration.contract.par
         for seat in range(4):
             gains.append((result.declaration.contract.value, seat, result.points[seat] - par))
     winners = game.winners() if game.is_over else []

@@ -101,6 +101,12 @@ class Contract(Enum):
         """The points every deal of this contract adds up to (+650, -650, -390, …)."""
         return CONTRACT_TOTALS[self.code]
 
+    @property
+    def par(self) -> float:
+        """A seat's even share of the deal, the contract's total / 4: results "above
+        par" (the arena's, the RL rewards') are points minus this, so four seats sum to 0."""
+        return CONTRACT_TOTALS[self.code] / 4
+
     @classmethod
     def parse(cls, text: str) -> Contract:
         """Read a contract id (``no-queens``); case and ``_`` for ``-`` are forgiven."""

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import io
 import json
+import pickle
 import random
+import re
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,6 +31,8 @@ from king.env import (
     load_policy,
     register_policy,
 )
+from king.env.observation import OBSERVATION_VERSION
+from king.env.policy import POLICY_FILE
 from king.env.policy_bot import serve, view_from_json
 from king.game import Game, Phase
 from tests.support import ROOT
@@ -279,3 +284,71 @@ def test_a_registered_policy_plays_in_the_worker_processes_of_jobs_2() -> None:
     register_policy("test-lambda", lambda observation, mask: int(np.flatnonzero(mask)[0]))
     with pytest.raises(ArenaSetupError, match="'test-lambda' was registered in this process"):
         run_arena(ArenaConfig(("test-lambda", "random", "random", "random"), "deals", 2, jobs=2))
+
+
+def _torch_like(path: Path) -> None:
+    """A file laid out as ``torch.save`` writes one (a zip of data.pkl and storages)."""
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("model/data.pkl", pickle.dumps({"weight": [0.0] * 4}))
+        archive.writestr("model/version", "3\n")
+        archive.writestr("model/data/0", bytes(16))
+
+
+def _bad_policy_files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
+    """Every kind of wrong file, and what its refusal must say is wrong."""
+    good = {
+        "weights": np.zeros((ACTION_COUNT, OBS_SIZE), np.float32),
+        "bias": np.zeros(ACTION_COUNT, np.float32),
+        "observation_version": np.array(OBSERVATION_VERSION),
+        "kind": np.array("linear-softmax"),
+    }
+    cases: dict[str, tuple[Path, str]] = {}
+
+    def npz(name: str, reason: str, **arrays: object) -> None:
+        path = tmp_path / f"{name}.npz"
+        np.savez(path, **arrays)  # type: ignore[arg-type]
+        cases[name] = (path, reason)
+
+    def raw(name: str, reason: str, content: bytes) -> None:
+        path = tmp_path / f"{name}.npz"
+        path.write_bytes(content)
+        cases[name] = (path, reason)
+
+    raw("text", "is not an .npz archive", b"weights = [0.1, 0.2]\n")
+    raw("empty", "is not an .npz archive", b"")
+    raw("pickle", "is a Python pickle", pickle.dumps({"weights": [0.0]}))
+    raw("broken-zip", "is a damaged zip archive", b"PK\x03\x04" + bytes(40))
+    one = io.BytesIO()
+    np.save(one, good["weights"])
+    raw("npy", "holds one .npy array", one.getvalue())
+    _torch_like(tmp_path / "torch.npz")
+    cases["torch"] = (tmp_path / "torch.npz", "is a PyTorch file")
+    npz("no-kind", "lacks the arrays kind", **{k: v for k, v in good.items() if k != "kind"})
+    npz("other-arrays", "lacks the arrays weights, bias", a=np.zeros(3))
+    npz(
+        "wrong-shape",
+        r"weights \(62, 602\) and bias \(62,\), not \(62, 5\)",
+        **{**good, "weights": np.zeros((ACTION_COUNT, 5))},
+    )
+    npz("transposed", "not \\(602, 62\\)", **{**good, "weights": good["weights"].T})
+    npz("text-weights", "weights are <U3, not numbers", **{**good, "weights": np.array("abc")})
+    npz("nan-bias", "bias hold NaN", **{**good, "bias": np.full(ACTION_COUNT, np.nan)})
+    npz("kind-number", "its kind is int64", **{**good, "kind": np.array(3)})
+    npz("other-kind", "holds a 'mlp' policy", **{**good, "kind": np.array("mlp")})
+    npz("version-text", "observation_version is <U1", **{**good, "observation_version": "x"})
+    return cases
+
+
+def test_every_bad_policy_file_is_refused_saying_what_a_policy_file_holds(
+    tmp_path: Path,
+) -> None:
+    for name, (path, reason) in _bad_policy_files(tmp_path).items():
+        with pytest.raises(PolicyFileError) as caught:
+            load_policy(path)
+        message = str(caught.value)
+        assert message.startswith(f"cannot read a policy from {path}: "), (name, message)
+        assert re.search(reason, message), (name, message)
+        assert message.endswith(POLICY_FILE) and "\n" not in message, (name, message)
+        assert "is not a file in the archive" not in message
+        with pytest.raises(BotSpecError, match=re.escape(POLICY_FILE)):
+            make_bot(f"policy:file={path}")

@@ -6,7 +6,9 @@
 * :func:`encode_observation`, :func:`action_mask` — the vectors both give, from one
   seat's view only;
 * :class:`PolicyBot`, :func:`register_policy`, :class:`LinearPolicy` — any policy as a
-  bot, for ``king arena``.
+  bot, for ``king arena``;
+* :func:`evaluation_deals` — a fixed set of deals, fair to every contract, to evaluate
+  on; :class:`SelfPlay` — the learner's frozen copies as its opponents.
 
 The observation and policy parts need only numpy and load at once (importing this
 package registers the ``policy:file=PATH`` bot); the environments load PettingZoo and
@@ -18,6 +20,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from king.env.evaluation import EvaluationDeal, evaluation_deals
 from king.env.observation import (
     ACTION_COUNT,
     LAYOUT,
@@ -28,6 +31,8 @@ from king.env.observation import (
     encode_observation,
     field_slice,
 )
+from king.env.opponents import SelfPlay
+from king.env.outcome import REWARDS
 from king.env.policy import (
     LinearPolicy,
     Policy,
@@ -47,17 +52,21 @@ __all__ = [
     "ACTION_COUNT",
     "LAYOUT",
     "OBS_SIZE",
+    "REWARDS",
+    "EvaluationDeal",
     "IllegalActionError",
     "KingVsBotsEnv",
     "LinearPolicy",
     "Policy",
     "PolicyBot",
     "PolicyFileError",
+    "SelfPlay",
     "action_mask",
     "action_of",
     "describe_action",
     "encode_observation",
     "env",
+    "evaluation_deals",
     "field_slice",
     "king_v0",
     "load_policy",

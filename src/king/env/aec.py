@@ -5,7 +5,8 @@ Agents ``player_0`` … ``player_3`` sit in seats 0–3.  An episode is a whole 
 (``mode="deal"``, the contract fixed or cycling as in ``king arena --deals``).  Each
 agent observes ``{"observation": float32[602], "action_mask": int8[62]}`` built from its
 own :class:`~king.view.SeatView` only; at the end of every deal each agent is rewarded
-its points in that deal (times ``reward_scale``).
+its result in that deal (``reward``: its points, the default, its points above par, or
+their sign; times ``reward_scale``), and its ``info`` gets the deal (``"deals"``).
 
 >>> from king.env import king_v0
 >>> env = king_v0.env(mode="deal", contract="no-queens")
@@ -26,6 +27,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
 
+from king.env.evaluation import deal_option
 from king.env.observation import (
     ACTION_COUNT,
     OBS_SIZE,
@@ -33,8 +35,9 @@ from king.env.observation import (
     encode_observation,
     observation_bounds,
 )
+from king.env.outcome import RewardKind, check_reward, deal_info, deal_reward, game_info
 from king.env.table import Mode, Table, describe_table
-from king.game import Game
+from king.game import DealResult, Game
 from king.rules import Declaration, Rules
 
 __all__ = ["AGENTS", "env", "raw_env"]
@@ -62,9 +65,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     Options: ``mode`` (``"game"`` or ``"deal"``), ``contract`` (in deal mode: ``None``
     or ``"cycle"`` for the arena's order, ``"random"``, or one declaration such as
-    ``"no-queens"`` / ``"trumps H"``), ``rules`` (a preset name or :class:`Rules`),
-    ``reward_scale`` (rewards are points times this, e.g. 0.01) and ``render_mode``
-    (``"ansi"`` or ``"human"``).  An illegal action raises
+    ``"no-queens"`` / ``"trumps H"``, or ``"declare"``: the declarer declares),
+    ``rules`` (a preset name or :class:`Rules`), ``reward`` (``"points"``,
+    ``"above_par"`` or ``"sign"``), ``reward_scale`` (rewards are multiplied by it,
+    e.g. 0.01) and ``render_mode`` (``"ansi"`` or ``"human"``).  An illegal action raises
     :class:`~king.env.table.IllegalActionError` with the reason and changes nothing.
     """
 
@@ -81,11 +85,13 @@ class raw_env(AECEnv):  # type: ignore[misc]
         rules: Rules | str = "classic",
         reward_scale: float = 1.0,
         render_mode: str | None = None,
+        reward: RewardKind = "points",
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is 'human', 'ansi' or None, not {render_mode!r}")
         self.render_mode = render_mode
+        self.reward = check_reward(reward)
         self.reward_scale = float(reward_scale)
         self._table = Table(mode, contract, rules)
         self._rng = random.Random()
@@ -125,10 +131,12 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode.  A seed makes it (and the episodes after it) reproducible,
-        and restarts the contract cycle of deal mode."""
+        and restarts the contract cycle of deal mode; ``options={"deal": deal}`` plays
+        an evaluation deal (:func:`~king.env.evaluation.evaluation_deals`)."""
+        deal = deal_option(options, self._table.mode)
         if seed is not None:
             self._rng = random.Random(seed)
-        self._table.new(self._rng, restart_cycle=seed is not None)
+        self._table.new(self._rng, restart_cycle=seed is not None, deal=deal)
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -153,6 +161,8 @@ class raw_env(AECEnv):  # type: ignore[misc]
 
         A finished agent must step ``None`` (PettingZoo's convention).  An illegal
         action raises :class:`~king.env.table.IllegalActionError` and changes nothing.
+        Each agent's ``info`` keeps the deals finished since it last acted, as its
+        reward does, and gets the totals once a whole game is over.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -162,20 +172,29 @@ class raw_env(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{agent} must act: None is only for finished agents")
         finished = self._table.act(_SEAT[agent], action)
         self._cumulative_rewards[agent] = 0.0
+        self.infos[agent] = {}
         for name in self.agents:
             self.rewards[name] = 0.0
         for result in finished:
-            for seat, points in enumerate(result.points):
-                self.rewards[AGENTS[seat]] += points * self.reward_scale
+            self._score(result)
         to_act = self._table.to_act
         if to_act is None:
             self.terminations = dict.fromkeys(self.agents, True)
+            if self._table.mode == "game":
+                for name in self.agents:
+                    self.infos[name].update(game_info(self._table.game))
             self.agent_selection = AGENTS[(_SEAT[agent] + 1) & 3]
         else:
             self.agent_selection = AGENTS[to_act]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _score(self, result: DealResult) -> None:
+        """Reward every agent for a finished deal, and add the deal to its info."""
+        for seat, name in enumerate(AGENTS):
+            self.rewards[name] += deal_reward(result, seat, self.reward) * self.reward_scale
+            self.infos[name].setdefault("deals", []).append(deal_info(result, seat))
 
     # -- output -------------------------------------------------------------------------
 
@@ -199,9 +218,17 @@ def env(
     rules: Rules | str = "classic",
     reward_scale: float = 1.0,
     render_mode: str | None = None,
+    reward: RewardKind = "points",
 ) -> AECEnv:
     """:class:`raw_env` inside PettingZoo's order checks (reset before step, and so
     on), as PettingZoo's own games are built; the options are :class:`raw_env`'s."""
     return wrappers.OrderEnforcingWrapper(
-        raw_env(mode, contract, rules, reward_scale=reward_scale, render_mode=render_mode)
+        raw_env(
+            mode,
+            contract,
+            rules,
+            reward_scale=reward_scale,
+            render_mode=render_mode,
+            reward=reward,
+        )
     )

@@ -7,8 +7,9 @@ server, the terminal.  Three ways to name one:
 
 * ``register_policy("mine", fn)`` registers it as the bot ``mine`` in this process;
 * the bot spec ``policy:file=PATH.npz`` loads a :class:`LinearPolicy` saved with
-  :meth:`LinearPolicy.save` (registered when :mod:`king.env` is imported; the bare
-  ``policy`` is the example trained by ``examples/rl_train.py``, in a checkout);
+  :meth:`LinearPolicy.save` (registered when :mod:`king.env` is imported, and declared
+  as an entry point, so ``king arena --bots policy:file=...`` plays it in process; the
+  bare ``policy`` is the example trained by ``examples/rl_train.py``, in a checkout);
 * ``cmd:python -m king.env.policy_bot PATH.npz`` serves a saved policy as an external
   bot (``docs/bot-protocol.md``), which any ``king arena`` accepts as it is.
 
@@ -24,10 +25,11 @@ from __future__ import annotations
 
 import random
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, NoReturn, Protocol, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -67,7 +69,8 @@ class Policy(Protocol):
 
 
 class PolicyFileError(KingError, ValueError):
-    """A policy file that cannot be read, or was saved for another observation layout."""
+    """A policy file that cannot be read, or was saved for another observation layout;
+    the message says why, and what a policy file must hold."""
 
 
 class PolicyBot(Bot):
@@ -205,27 +208,11 @@ class LinearPolicy:
 
     @staticmethod
     def load(path: str | Path, rng: np.random.Generator | None = None) -> LinearPolicy:
-        """Read a policy written by :meth:`save`; refuses one made for another layout."""
-        try:
-            loaded = np.load(path, allow_pickle=False)
-            if not isinstance(loaded, np.lib.npyio.NpzFile):
-                raise ValueError("it holds one array, not a policy's .npz archive")
-            with loaded as data:
-                members = data.zip.infolist() if data.zip is not None else []
-                for member in members:
-                    if member.file_size > MAX_ARRAY_BYTES:
-                        raise ValueError(
-                            f"{member.filename} unpacks to {member.file_size} bytes; "
-                            f"a policy's arrays are under {MAX_ARRAY_BYTES}"
-                        )
-                kind = str(data["kind"])
-                version = int(data["observation_version"])
-                weights = _numbers(data["weights"], "weights")
-                bias = _numbers(data["bias"], "bias")
-        except (OSError, KeyError, ValueError, TypeError, EOFError, zipfile.BadZipFile) as error:
-            raise PolicyFileError(f"cannot read a policy from {path}: {error}") from None
+        """Read a policy written by :meth:`save`; anything else (another kind of file, a
+        policy made for another layout) is refused with :data:`POLICY_FILE`."""
+        kind, version, weights, bias = _read_policy_file(path)
         if kind != "linear-softmax":
-            raise PolicyFileError(f"{path} holds a {kind!r} policy, not a linear-softmax one")
+            _refuse(path, f"it holds a {kind!r} policy, not a linear-softmax one")
         if version != OBSERVATION_VERSION:
             raise PolicyFileError(
                 f"{path} was trained on observation layout {version}; "
@@ -234,11 +221,100 @@ class LinearPolicy:
         try:
             return LinearPolicy(weights, bias, rng)
         except PolicyFileError as error:
-            raise PolicyFileError(f"{path}: {error}") from None
+            _refuse(path, str(error))
 
 
 #: The largest array a policy file may unpack to (the linear policy's weights are ~40 KB).
 MAX_ARRAY_BYTES = 16 * 1024 * 1024
+#: The arrays of a policy file, as :meth:`LinearPolicy.save` writes them.
+POLICY_ARRAYS = ("weights", "bias", "kind", "observation_version")
+#: What every refusal of a policy file ends with: what such a file must hold.
+POLICY_FILE = (
+    "a policy file is the .npz archive that LinearPolicy.save writes, holding the arrays "
+    f"weights ({ACTION_COUNT}, {OBS_SIZE}) and bias ({ACTION_COUNT},) of finite numbers, "
+    f"kind 'linear-softmax' and observation_version {OBSERVATION_VERSION}"
+)
+#: What reading a damaged archive raises (RuntimeError: encrypted, or compressed in a
+#: way zipfile does not know).
+_DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError)
+_NPY_MAGIC = b"\x93NUMPY"
+_ZIP_MAGIC = b"PK\x03\x04"
+
+
+def _refuse(path: str | Path, reason: str) -> NoReturn:
+    raise PolicyFileError(f"cannot read a policy from {path}: {reason}; {POLICY_FILE}")
+
+
+def _archive_trouble(path: str | Path) -> str | None:
+    """Why ``path`` is not an .npz archive at all, or ``None`` if it starts like one."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(6)
+    except FileNotFoundError:
+        return "there is no such file"
+    except OSError as error:
+        return f"it cannot be opened ({error.strerror or error})"
+    if head.startswith(_ZIP_MAGIC):
+        return None
+    if head == _NPY_MAGIC:
+        return "it holds one .npy array, not an .npz archive of arrays"
+    if head[:1] == b"\x80":
+        return "it is a Python pickle (an old torch.save?), which is never read"
+    return "it is not an .npz archive (a zip file)"
+
+
+def _missing_arrays(names: list[str]) -> str | None:
+    """Why an archive holding ``names`` is not a policy, or ``None`` if it may be."""
+    missing = [name for name in POLICY_ARRAYS if name not in names]
+    if not missing:
+        return None
+    if any(name.endswith("data.pkl") for name in names):
+        return "it is a PyTorch file (torch.save), not a policy's .npz archive"
+    shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
+    return f"it lacks the arrays {', '.join(missing)} (it holds: {shown or 'nothing'})"
+
+
+def _read_policy_file(
+    path: str | Path,
+) -> tuple[str, int, NDArray[np.float32], NDArray[np.float32]]:
+    """The kind, layout version, weights and bias of a policy file, or a refusal."""
+    trouble = _archive_trouble(path)
+    if trouble is not None:
+        _refuse(path, trouble)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            for member in data.zip.infolist() if data.zip is not None else []:
+                if member.file_size > MAX_ARRAY_BYTES:
+                    raise ValueError(
+                        f"{member.filename} unpacks to {member.file_size} bytes; "
+                        f"a policy's arrays are under {MAX_ARRAY_BYTES}"
+                    )
+            trouble = _missing_arrays(list(data.files))
+            if trouble is not None:
+                raise ValueError(trouble)
+            kind = _text(data["kind"])
+            version = _version(data["observation_version"])
+            weights = _numbers(data["weights"], "weights")
+            bias = _numbers(data["bias"], "bias")
+    except _DAMAGED as error:
+        _refuse(path, f"it is a damaged zip archive ({error or type(error).__name__})")
+    except (OSError, KeyError, ValueError, TypeError) as error:
+        _refuse(path, str(error) or type(error).__name__)
+    return kind, version, weights, bias
+
+
+def _text(array: NDArray[Any]) -> str:
+    """The ``kind`` array: one string."""
+    if array.shape != () or array.dtype.kind != "U":
+        raise ValueError(f"its kind is {array.dtype} {array.shape}, not one string")
+    return str(array)
+
+
+def _version(array: NDArray[Any]) -> int:
+    """The ``observation_version`` array: one integer."""
+    if array.shape != () or array.dtype.kind not in "iu":
+        raise ValueError(f"its observation_version is {array.dtype} {array.shape}, not an int")
+    return int(array)
 
 
 def _numbers(array: NDArray[Any], name: str) -> NDArray[np.float32]:

@@ -5,7 +5,10 @@ The observation is the 602-float vector of :mod:`king.env.observation` (a ``Box`
 legal actions come from :meth:`KingVsBotsEnv.action_masks` (a bool array of 62, the
 convention of sb3-contrib's ``MaskablePPO``) and from ``info["action_mask"]``.  A step
 plays the learner's action, then lets the bots act until the learner must act again or
-the episode ends; the reward is the learner's points in the deals that ended meanwhile.
+the episode ends; the reward is the learner's result in the deals that ended meanwhile
+(its points, or with ``reward=`` its points above par or their sign), and ``info`` then
+holds those deals (``info["deals"]``).  The opponents are bots, or the learner's own
+frozen snapshots (:class:`~king.env.opponents.SelfPlay`).
 
 >>> from king.env import KingVsBotsEnv
 >>> env = KingVsBotsEnv(opponents="random", mode="deal", contract="no-tricks")
@@ -25,8 +28,9 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from king.bots.base import Bot, BotError, make_bot
+from king.bots.base import BotError
 from king.cards import Card, Seat
+from king.env.evaluation import deal_option
 from king.env.observation import (
     ACTION_COUNT,
     OBS_SIZE,
@@ -34,8 +38,10 @@ from king.env.observation import (
     encode_observation,
     observation_bounds,
 )
+from king.env.opponents import Opponent, Opponents
+from king.env.outcome import RewardKind, check_reward, deal_info, deal_reward, game_info
 from king.env.table import IllegalActionError, Mode, Table, check_action, describe_table
-from king.game import Game, Phase
+from king.game import DealResult, Game, Phase
 from king.rules import Declaration, Rules
 
 __all__ = ["KingVsBotsEnv"]
@@ -44,22 +50,23 @@ IllegalPolicy = Literal["raise", "penalize"]
 
 
 class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
-    """King for one learner: the other three seats are bots named by spec.
+    """King for one learner: the other three seats are bots named by spec, or frozen
+    copies of the learner (:class:`~king.env.opponents.SelfPlay`).
 
-    Options: ``opponents`` (one bot spec for all three seats, or three specs in seat
-    order after the learner; default ``"rule"``), ``seat`` (the learner's seat, or
-    ``None`` for a random seat each episode), ``mode``, ``contract`` and ``rules`` as
-    in ``king_v0``, ``reward_scale``, and ``illegal_action``: ``"raise"`` (the default:
-    an :class:`~king.env.table.IllegalActionError` with the reason) or ``"penalize"``
-    (nothing is played, the reward is ``illegal_reward`` and the learner acts again),
-    for algorithms that cannot mask.
+    Options: ``opponents`` (one bot spec or ``SelfPlay`` for all three seats, or three
+    in seat order after the learner; default ``"rule"``), ``seat`` (the learner's seat,
+    or ``None`` for a random seat each episode), ``mode``, ``contract``, ``rules``,
+    ``reward`` and ``reward_scale`` as in ``king_v0``, and ``illegal_action``:
+    ``"raise"`` (the default: an :class:`~king.env.table.IllegalActionError` with the
+    reason) or ``"penalize"`` (nothing is played, the reward is ``illegal_reward`` and
+    the learner acts again), for algorithms that cannot mask.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
-        opponents: str | Sequence[str] = "rule",
+        opponents: Opponent | Sequence[Opponent] = "rule",
         seat: Seat | None = 0,
         mode: Mode = "game",
         contract: Declaration | str | None = None,
@@ -68,27 +75,24 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         illegal_action: IllegalPolicy = "raise",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        reward: RewardKind = "points",
     ) -> None:
-        specs = [opponents] * 3 if isinstance(opponents, str) else list(opponents)
-        if len(specs) != 3:
-            raise ValueError(f"opponents is one bot spec or three, not {len(specs)}")
-        for spec in specs:
-            make_bot(spec).close()  # a bad spec fails here, with the bot registry's message
+        self._opponents = Opponents(opponents)
         if seat is not None and (isinstance(seat, bool) or seat not in (0, 1, 2, 3)):
             raise ValueError(f"seat is 0-3 or None (random), not {seat!r}")
         if illegal_action not in ("raise", "penalize"):
             raise ValueError(f"illegal_action is 'raise' or 'penalize', not {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is 'ansi', 'human' or None, not {render_mode!r}")
-        self.opponents = tuple(specs)
+        self.opponents = self._opponents.specs
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
+        self.reward = check_reward(reward)
         self.reward_scale = float(reward_scale)
         self.illegal_action: IllegalPolicy = illegal_action
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self._table = Table(mode, contract, rules)
-        self._bots: dict[int, Bot] = {}
         low, high = observation_bounds()
         self.observation_space = spaces.Box(low, high, (OBS_SIZE,), np.float32)
         self.action_space = spaces.Discrete(ACTION_COUNT)
@@ -105,7 +109,7 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         return self._table.record(names)
 
     def _bot_name(self, seat: Seat) -> str:
-        return self.opponents[(seat - self.seat - 1) & 3]
+        return self._opponents.name((seat - self.seat - 1) & 3)
 
     def _observe(self) -> tuple[NDArray[np.float32], dict[str, Any]]:
         view = self._table.game.view(self.seat)
@@ -119,17 +123,19 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        """Deal a new episode and let the bots act until the learner must act."""
+        """Deal a new episode and let the bots act until the learner must act.
+
+        ``options={"deal": deal}`` plays an evaluation deal (:func:`evaluation_deals`):
+        its cards and declaration, with the bots' seeds (and the seat, if it is drawn)
+        derived from it, so every policy meets the same deals and the same bots."""
+        deal = deal_option(options, self._table.mode)
         super().reset(seed=seed)
-        self._close_bots()
-        draw = int(self.np_random.integers(1 << 62))
+        draw = deal.seed if deal is not None else int(self.np_random.integers(1 << 62))
         rng = random.Random(draw)
         if self.fixed_seat is None:
             self.seat = rng.randrange(4)
-        self._table.new(rng, restart_cycle=seed is not None)
-        for other in range(1, 4):
-            bot_seat = (self.seat + other) & 3
-            self._bots[bot_seat] = make_bot(self.opponents[other - 1], rng.getrandbits(32))
+        self._table.new(rng, restart_cycle=seed is not None, deal=deal)
+        self._opponents.seat(self.seat, rng)
         self._started = True
         self._advance()
         observation, info = self._observe()
@@ -140,7 +146,10 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     def step(
         self, action: int | np.integer[Any]
     ) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
-        """Play the learner's action, then the bots' until the learner must act again."""
+        """Play the learner's action, then the bots' until the learner must act again.
+
+        ``info`` holds ``"deals"`` when deals ended meanwhile, and ``"totals"`` and
+        ``"winners"`` when a whole game did (docs/rl.md)."""
         if not self._started:
             raise IllegalActionError("call reset() before step()")
         if self._table.over:
@@ -153,24 +162,36 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
                 raise
             observation, info = self._observe()
             info["illegal_action"] = True
+            self._opponents.count_step()
             return observation, self.illegal_reward, False, False, info
-        points = sum(result.points[self.seat] for result in finished)
-        points += self._advance()
+        self._opponents.count_step()
+        finished += self._advance()
+        reward = sum(deal_reward(result, self.seat, self.reward) for result in finished)
         observation, info = self._observe()
+        info.update(self._results(finished))
         if self.render_mode == "human":
             self.render()
-        return observation, points * self.reward_scale, self._table.over, False, info
+        return observation, reward * self.reward_scale, self._table.over, False, info
 
-    def _advance(self) -> int:
+    def _results(self, finished: list[DealResult]) -> dict[str, Any]:
+        """What ``info`` tells of the deals (and the game) that ended in this step."""
+        info: dict[str, Any] = {}
+        if finished:
+            info["deals"] = [deal_info(result, self.seat) for result in finished]
+        if self._table.mode == "game" and self._table.over:
+            info.update(game_info(self._table.game))
+        return info
+
+    def _advance(self) -> list[DealResult]:
         """Let the bots act until the learner must act or the episode ends; return the
-        learner's points from the deals that ended meanwhile."""
+        deals that ended meanwhile."""
         table = self._table
-        points = 0
+        finished: list[DealResult] = []
         while True:
             seat = table.to_act
             if seat is None or seat == self.seat:
-                return points
-            bot = self._bots[seat]
+                return finished
+            bot = self._opponents.bot(seat)
             view = table.game.view(seat)
             choice = bot.act(view)
             if table.game.phase is Phase.DECLARING and not isinstance(choice, Declaration):
@@ -179,10 +200,9 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
                 raise BotError(bot.name, f"declared {choice} when asked to play a card")
             action = choice.id if isinstance(choice, Card) else 52 + choice.action_index
             try:
-                finished = table.act(seat, action)
+                finished += table.act(seat, action)
             except IllegalActionError as error:
                 raise BotError(bot.name, f"chose an illegal move: {error}") from None
-            points += sum(result.points[self.seat] for result in finished)
 
     def render(self) -> str | None:
         """``ansi``: the table as text (returned); ``human``: printed."""
@@ -194,14 +214,9 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             return None
         return text
 
-    def _close_bots(self) -> None:
-        for bot in self._bots.values():
-            bot.close()
-        self._bots = {}
-
     def close(self) -> None:
         """Stop the bots (an external ``cmd:`` bot is a process)."""
-        self._close_bots()
+        self._opponents.close()
 
 
 if "king/KingVsBots-v0" not in gymnasium.registry:

@@ -8,12 +8,13 @@ rules for modes, contracts, seeding and illegal actions.
 from __future__ import annotations
 
 import random
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 
 from king.cards import Seat
 from king.deal import IllegalMoveError
+from king.env.evaluation import EvaluationDeal
 from king.env.observation import ACTION_COUNT, CARD_ACTIONS, choice_of, describe_action
 from king.errors import KingError
 from king.game import DealResult, Game, GameStateError, IllegalDeclarationError, Phase
@@ -40,8 +41,9 @@ __all__ = [
 ]
 
 Mode = Literal["game", "deal"]
-#: A fixed declaration, ``"cycle"`` (the arena's order) or ``"random"`` (the same mix).
-ContractOption = Declaration | Literal["cycle", "random"]
+#: A fixed declaration, ``"cycle"`` (the arena's order), ``"random"`` (the same mix) or
+#: ``"declare"`` (the deal starts before the declaration: its declarer declares).
+ContractOption = Declaration | Literal["cycle", "random", "declare"]
 _CYCLE = DECLARATION_CYCLE
 
 
@@ -58,17 +60,19 @@ def parse_rules(rules: Rules | str) -> Rules:
 
 
 def parse_contract(contract: Declaration | str | None) -> ContractOption:
-    """Read the ``contract`` option: ``None`` or ``"cycle"``, ``"random"``, a
-    :class:`Declaration` or its text (``"no-queens"``, ``"trumps H"``)."""
+    """Read the ``contract`` option: ``None`` or ``"cycle"``, ``"random"``,
+    ``"declare"``, a :class:`Declaration` or its text (``"no-queens"``, ``"trumps H"``)."""
     if contract is None or contract == "cycle":
         return "cycle"
-    if contract == "random":
-        return "random"
+    if contract in ("random", "declare"):
+        return cast(ContractOption, contract)
     if isinstance(contract, Declaration):
         return contract
     if isinstance(contract, str):
         return Declaration.parse(contract)
-    raise RulesError(f"contract must be a declaration, 'cycle' or 'random', not {contract!r}")
+    raise RulesError(
+        f"contract must be a declaration, 'cycle', 'random' or 'declare', not {contract!r}"
+    )
 
 
 #: The contract of single deal ``index`` in the order of ``king arena --deals`` (defined
@@ -92,8 +96,8 @@ def check_action(action: object) -> int:
 
 
 class Table:
-    """One episode's game: a whole game (``mode="game"``) or a single deal with the
-    contract already declared (``mode="deal"``)."""
+    """One episode's game: a whole game (``mode="game"``) or a single deal
+    (``mode="deal"``), its contract already declared unless ``contract="declare"``."""
 
     def __init__(
         self,
@@ -109,25 +113,45 @@ class Table:
         self.episode = 0
         self.game = Game(self.rules, seed=0)
 
-    def new(self, rng: random.Random, *, restart_cycle: bool = False) -> None:
-        """Start the next episode with a game seed drawn from ``rng``."""
+    def new(
+        self,
+        rng: random.Random,
+        *,
+        restart_cycle: bool = False,
+        deal: EvaluationDeal | None = None,
+    ) -> None:
+        """Start the next episode with a game seed drawn from ``rng``, or play the
+        evaluation ``deal`` (its cards and declaration; ``rng`` and the cycle untouched)."""
+        if deal is not None:
+            if self.mode != "deal":
+                raise ValueError("an evaluation deal is a single deal: it needs mode='deal'")
+            self.game = self._single_deal(deal.seed, deal.declaration)
+            return
         if restart_cycle:
             self.episode = 0
         seed = rng.getrandbits(63)
         if self.mode == "game":
             self.game = Game(self.rules, seed=seed)
         else:
-            game = Game(self.rules, seed=seed, auto_deal=False)
-            game.deal_cards()
-            if isinstance(self.contract, Declaration):
-                declaration = self.contract
-            elif self.contract == "cycle":
-                declaration = cycle_declaration(self.episode % _CYCLE)
-            else:
-                declaration = cycle_declaration(rng.randrange(_CYCLE))
-            game.declare(declaration)
-            self.game = game
+            self.game = self._single_deal(seed, self._declaration(rng))
         self.episode += 1
+
+    def _declaration(self, rng: random.Random) -> Declaration | None:
+        """The next single deal's declaration (``None``: its declarer declares)."""
+        if isinstance(self.contract, Declaration):
+            return self.contract
+        if self.contract == "cycle":
+            return cycle_declaration(self.episode % _CYCLE)
+        if self.contract == "declare":
+            return None
+        return cycle_declaration(rng.randrange(_CYCLE))
+
+    def _single_deal(self, seed: int, declaration: Declaration | None) -> Game:
+        game = Game(self.rules, seed=seed, auto_deal=False)
+        game.deal_cards()
+        if declaration is not None:
+            game.declare(declaration)
+        return game
 
     @property
     def over(self) -> bool:
