@@ -1,6 +1,6 @@
 """What a table tells the people at it: the table protocol's server messages
 (docs/web-protocol.md) as JSON-ready objects, built in one place for the two tables that
-speak it, the server's (:mod:`king.server.tables.table`) and the page's offline one
+speak it, the server's (:mod:`king.server.tables`) and the page's offline one
 (:mod:`king.offline.table`), which runs in the browser with the standard library alone;
 and the envelope every client message is read through first (:func:`read_envelope`).
 

@@ -23,8 +23,9 @@ from king.server.engine.players import BotRunner
 from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.store.database import open_store
 from king.server.store.event_log import Database, EventStore, StoreError, StoreLockedError
+from king.server.tables.errors import ActionError
 from king.server.tables.registry import Registry
-from king.server.tables.table import ActionError, Table
+from king.server.tables.table import Table
 from king.view import SeatView
 from tests.support.games import random_action
 from tests.support.services import query

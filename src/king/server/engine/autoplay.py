@@ -49,12 +49,13 @@ class BotTable(Protocol):
 
     id: str
     seed: int
-    seq: int
     game: Game
     settings: ServerSettings
     runner: BotRunner
     rated: bool
 
+    @property
+    def seq(self) -> int: ...
     @property
     def seats(self) -> Sequence[BotSeat]: ...
     @property

@@ -15,7 +15,7 @@ from king.errors import KingError
 from king.server.people.accounts import AccountError
 from king.server.relay.lease import LeaseError
 from king.server.store.event_log import StoreError
-from king.server.tables.table import ActionError
+from king.server.tables.errors import ActionError
 
 __all__ = [
     "Refused",

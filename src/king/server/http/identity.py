@@ -21,7 +21,7 @@ from fastapi import Depends, Request, Response
 from king.server.http.errors import Refused
 from king.server.http.services import Services, services
 from king.server.people.accounts import Account
-from king.server.tables.table import Origin
+from king.server.tables.seats import Origin
 
 __all__ = [
     "DEVICE_COOKIE",

@@ -31,8 +31,8 @@ from king.server.people.ledger import BOT_PREFIX, HistoryRow, bot_player
 from king.server.people.names import MAX_NAME
 from king.server.people.ratings import Rating, shown
 from king.server.people.service import HOUSE_BOTS, People
+from king.server.tables.errors import ActionError
 from king.server.tables.registry import Registry
-from king.server.tables.table import ActionError
 
 __all__ = ["Credentials", "router"]
 

@@ -16,7 +16,8 @@ from king.server.engine.board import board_document, checked_analysis
 from king.server.http.errors import error_response, table_refusal
 from king.server.http.services import Services, ServicesDep
 from king.server.http.tables_api import find_table
-from king.server.tables.table import ActionError, Table
+from king.server.tables.errors import ActionError
+from king.server.tables.table import Table
 
 __all__ = ["router"]
 

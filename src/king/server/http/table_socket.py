@@ -17,10 +17,11 @@ from king.server.metrics import Route
 from king.server.protocol import ErrorMessage
 from king.server.relay.lease import LeaseError
 from king.server.store.event_log import StoreError
+from king.server.tables.errors import ActionError
 from king.server.tables.registry import Elsewhere
 from king.server.tables.session import Session
 from king.server.tables.shared import RelayedConnection
-from king.server.tables.table import ActionError, Table
+from king.server.tables.table import Table
 
 __all__ = ["BINARY_REFUSED", "MAX_QUEUED", "SocketClient", "router"]
 

@@ -37,7 +37,9 @@ from king.server.protocol import (
     SeatClaim,
     TableInfo,
 )
-from king.server.tables.table import ActionError, Origin, Table
+from king.server.tables.errors import ActionError
+from king.server.tables.seats import Origin
+from king.server.tables.table import Table
 
 __all__ = ["find_table", "router"]
 

@@ -33,15 +33,9 @@ from king.server.people.service import People, rated_refusal
 from king.server.protocol import CreateTableRequest, LobbyInfo, SeatRequest
 from king.server.relay.lease import Lease, LeaseError, LeaseService
 from king.server.store.event_log import EventStore, StoreError
-from king.server.tables.table import (
-    NOWHERE,
-    ActionError,
-    Kind,
-    Origin,
-    Table,
-    clean_name,
-    hash_address,
-)
+from king.server.tables.errors import ActionError
+from king.server.tables.seats import NOWHERE, Kind, Origin, clean_name, hash_address
+from king.server.tables.table import Table
 from king.texts import seat_name
 
 __all__ = ["Elsewhere", "Registry", "TABLE_ID"]
@@ -279,14 +273,14 @@ class Registry:
         ``reason``: why a table still in play is given up, for the metrics."""
         if self._tables.get(table.id) is not table:
             # Not (or no longer) the table this process holds: it must not act either.
-            for client in table.connections():
+            for client in table.audience.connections():
                 client.drop()
             table.close()
             return
         del self._tables[table.id]
         if reason is not None and table.is_open:
             self.metrics.gave_up(reason)
-        for client in table.connections():
+        for client in table.audience.connections():
             client.drop()
         table.close()
         self.runner.forget(table.id)
@@ -445,7 +439,7 @@ class Registry:
             raise ActionError("moved", "the next game is at another server process: try again")
         following = located
         if following is None:
-            seats = [SeatRequest(kind=kind, bot=bot) for kind, bot in table.seat_requests()]
+            seats = [SeatRequest(kind=kind, bot=bot) for kind, bot in table.seats.requests()]
             rules = table.rules.to_spec()
             request = CreateTableRequest(
                 rules=rules if isinstance(rules, str) else dict(rules),

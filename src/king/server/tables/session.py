@@ -23,7 +23,9 @@ from king.server.protocol import (
     WatchMessage,
     parse_client_message,
 )
-from king.server.tables.table import ActionError, Client, Table
+from king.server.tables.audience import Client
+from king.server.tables.errors import ActionError
+from king.server.tables.table import Table
 
 __all__ = ["Session"]
 
@@ -76,7 +78,7 @@ class Session:
         if isinstance(message, SpeedMessage):
             if not self.joined:
                 raise ActionError("not_joined", "send hello or watch first")
-            self.table.set_speed(self.client, message.speed)
+            self.table.audience.set_speed(self.client, message.speed)
         elif isinstance(message, HintRequestMessage):
             if not self.joined:
                 raise ActionError("not_joined", "send hello with your seat's token first")
@@ -105,7 +107,7 @@ class Session:
             raise ActionError("not_joined", "send hello with your seat's token first")
         if self.seat is None:
             raise ActionError("spectator", "a spectator cannot play")
-        if not self.table.is_attached(self.client):
+        if not self.table.audience.is_attached(self.client):
             raise ActionError("replaced", "this seat is now played on another device")
         action: Action
         if isinstance(message, DeclareMessage):

@@ -47,9 +47,12 @@ from king.server.protocol import (
 from king.server.relay.bus import Bus, BusTimeoutError
 from king.server.relay.lease import LeaseError, LeaseService
 from king.server.store.event_log import StoreError
+from king.server.tables.audience import Client
+from king.server.tables.errors import ActionError
 from king.server.tables.registry import Elsewhere, Registry
+from king.server.tables.seats import Origin
 from king.server.tables.session import Session
-from king.server.tables.table import ActionError, Client, Origin, Table
+from king.server.tables.table import Table
 from king.texts import seat_name
 
 __all__ = ["RemoteClient", "RelayedConnection", "SharedTables", "process_name"]

@@ -1,4 +1,6 @@
-"""One table: its seats, its game, who is connected, and the bots that play.
+"""One table: its game, the moves made at it, its deals, its clock and its status, and
+the parts it is made of: its seats (:mod:`.seats`), who is connected (:mod:`.audience`)
+and the log it is folded from (:mod:`.table_log`).
 
 A table is the fold of its stored events.  A live action is checked by the core first,
 then appended to the event log, then applied with the very code that replays the log
@@ -10,21 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
-import json
 import logging
-import secrets
 import time
-import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
 from king import messages
-from king.bots import bot_player_name
 from king.cards import CardSet, Seat
-from king.errors import KingError
 from king.events import Dealt, Declared, apply, event_of, from_json, to_json
 from king.game import Action, Game, Phase
 from king.record import distinct_names, to_record
@@ -35,17 +29,13 @@ from king.server.engine.analysis import engine_options
 from king.server.engine.autoplay import Autoplay
 from king.server.engine.hints import HintClient, TableHints
 from king.server.engine.players import BotRunner
-from king.server.protocol import (
-    SPEED_FACTORS,
-    ClockInfo,
-    ErrorMessage,
-    PublicEvent,
-    SeatInfo,
-    Speed,
-    TableInfo,
-)
-from king.server.store.event_log import EventStore, StoredEvent, StoreError, StoreFencedError, dumps
+from king.server.protocol import ClockInfo, ErrorMessage, PublicEvent, SeatInfo, TableInfo
+from king.server.store.event_log import EventStore, StoredEvent, StoreError, StoreFencedError
+from king.server.tables.audience import Audience, Client
+from king.server.tables.errors import ActionError
 from king.server.tables.messages import state_message
+from king.server.tables.seats import NOWHERE, Kind, Origin, Seats, new_token
+from king.server.tables.table_log import TableLog
 from king.table_rules import refusal
 from king.texts import seat_name
 
@@ -55,149 +45,15 @@ if TYPE_CHECKING:
     from king.server.people.service import Profile
     from king.server.relay.lease import Lease
 
-__all__ = [
-    "NOWHERE",
-    "ActionError",
-    "Client",
-    "Origin",
-    "TableSeat",
-    "Table",
-    "clean_name",
-    "hash_address",
-    "hash_token",
-]
+__all__ = ["GAME_EVENTS", "Status", "Table"]
 
 log = logging.getLogger("king.server")
 
-Kind = Literal["human", "bot"]
 Status = Literal["waiting", "playing", "over", "closed"]
 
-
-class ActionError(KingError, ValueError):
-    """An action the table refuses; ``code`` is a stable word, the message a sentence.
-    A move the rules forbid also has the rule's ``reason`` code and its ``params``."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        reason: str | None = None,
-        params: dict[str, str] | None = None,
-    ):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.reason = reason
-        self.params = params
-
-
-class Client(Protocol):
-    """A connection the table can tell things to (without waiting)."""
-
-    def send(self, text: str) -> None:
-        """Queue one message for this connection."""
-
-    def drop(self) -> None:
-        """Close the connection because the table has moved to another server process
-        (the client reconnects and finds it there)."""
-
-
-def hash_token(token: str) -> str:
-    """What the log keeps of a seat's token: its SHA-256, never the token itself."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def hash_address(address: str) -> str:
-    """What a table keeps of its creator's address: enough to count their open tables,
-    not the address itself."""
-    return hashlib.sha256(b"king-host:" + address.encode()).hexdigest()[:16]
-
-
-def clean_name(name: str) -> str:
-    """A display name without control characters or runs of spaces."""
-    visible = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
-    cleaned = " ".join(visible.split())
-    if not cleaned:
-        raise ActionError("invalid", "a name needs at least one visible character")
-    return cleaned[:32]
-
-
-@dataclass(slots=True)
-class TableSeat:
-    """One of the four seats: a person's (claimed with a token) or a bot's."""
-
-    number: int
-    kind: Kind
-    bot: str | None
-    name: str | None = None
-    token_hash: str | None = None
-    #: The account of the person who took the seat (None for a bot, or a game older
-    #: than accounts).
-    account: str | None = None
-    #: When the person was last connected (``time.monotonic``).
-    away_since: float = 0.0
-    #: Whether the person has come to the table since taking the seat (a friend who
-    #: just joined is on their way, not away; seats read back from the log have).
-    arrived: bool = True
-    #: Where the person sat from, at a rated table (hashes; see :class:`Origin`).
-    device: str | None = None
-    address: str | None = None
-
-    @property
-    def claimed(self) -> bool:
-        return self.kind == "bot" or self.token_hash is not None
-
-    @property
-    def player_name(self) -> str:
-        """The name in the game record: the one the page shows for the seat, in English
-        (``rule bot 2``), so that two bots of one kind stay apart."""
-        if self.kind == "bot":
-            return bot_player_name(str(self.bot), self.number)
-        return self.name or f"seat {self.number}"
-
-
-@dataclass(frozen=True, slots=True)
-class Origin:
-    """Where a request to sit came from, as a rated table keeps it to seat one person
-    once: :func:`hash_address` of the client's address and a hash of its browser's
-    device cookie (None: not known)."""
-
-    address: str | None = None
-    device: str | None = None
-
-    @classmethod
-    def of(cls, address: str | None, device: str | None) -> Origin:
-        """The origin of a client's address and device cookie, hashed."""
-        return cls(
-            None if address is None else hash_address(address),
-            None
-            if not device
-            else hashlib.sha256(b"king-device:" + device.encode()).hexdigest()[:16],
-        )
-
-    def to_json(self) -> dict[str, str | None]:
-        return {"address": self.address, "device": self.device}
-
-    @classmethod
-    def from_json(cls, data: object) -> Origin:
-        """What :meth:`to_json` wrote (anything else: nowhere known)."""
-        if not isinstance(data, dict):
-            return cls()
-        return cls(_text(data.get("address")), _text(data.get("device")))
-
-
-NOWHERE = Origin()
-
-
-def _text(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-#: The shortest time between two quick reactions from one connection, in seconds.
-REACTION_GAP = 1.0
-
 #: The kinds of the log's events that are the game's own (:mod:`king.events`); the
-#: others are the table's: ``join``, ``start``, ``again``, ``close``.
+#: others are the table's: ``join``, ``token``, ``start``, ``again``, ``resume``,
+#: ``close``.
 GAME_EVENTS = ("deal", "declare", "play")
 
 
@@ -216,19 +72,12 @@ class Table:
     ) -> None:
         self.id = table_id
         self.created = created
-        self.store = store
         self.settings = settings
         self.runner = runner
         self.rules = Rules.from_spec(header["rules"])
         self.seed = int(header["seed"])
-        seats = header["seats"]
-        if not isinstance(seats, list) or len(seats) != 4:
-            raise ValueError("a table has four seats")
         now = time.monotonic()
-        self.seats = [
-            TableSeat(n, "bot" if s["kind"] == "bot" else "human", s.get("bot"), away_since=now)
-            for n, s in enumerate(seats)
-        ]
+        self.seats = Seats(header["seats"], now)
         #: Who created the table: a hash of the client's address (None: not known).
         self.host: str | None = header.get("host")
         #: The creator's name, as they gave it (shown to invitees).
@@ -261,21 +110,13 @@ class Table:
         self.last_active = now
         #: The table where this finished game is played again (same seats, new deals).
         self.next: str | None = None
-        #: The number of the next event (event 0 is the header).
-        self.seq = 1
-        self._clients: dict[Client, int | None] = {}
-        #: The bot speed each connection asked for (those that said nothing: normal).
-        self._speeds: dict[Client, Speed] = {}
-        #: When each connection last sent a quick reaction (``time.monotonic``).
-        self._reacted: dict[Client, float] = {}
+        #: The log this table is folded from and written to.
+        self.log = TableLog(table_id, store, self._fold, self._lost)
+        #: The connections to the table.
+        self.audience = Audience(settings)
         self.autoplay = Autoplay(self)
         self._broken: str | None = None
-        #: Set when a write failed in a way that may have kept it (see ``_record``).
-        self._unsure = False
         self._closed = False
-        #: This process's lease on the table, when server processes share tables: every
-        #: write carries its fencing number and none is made once it has passed.
-        self.lease: Lease | None = None
         #: Called (on the event loop, soon after) when the log refused a write because
         #: another process has taken the table over.
         self.on_lost: Callable[[Table], None] | None = None
@@ -306,8 +147,9 @@ class Table:
         lease: Lease | None = None,
     ) -> Table:
         """A new table, written to the log (it starts once every seat is claimed).
-        ``host`` is the creator's :func:`hash_address`, to count their open tables;
-        ``lease`` this process's on it, when processes share tables."""
+        ``host`` is the creator's :func:`~king.server.tables.seats.hash_address`, to
+        count their open tables; ``lease`` this process's on it, when processes share
+        tables."""
         header: dict[str, Any] = {
             "rules": rules.to_spec(),
             "seed": seed,
@@ -331,7 +173,7 @@ class Table:
             store.claim(table_id, lease.fence)
         table = cls(table_id, header, created, store=store, settings=settings, runner=runner)
         table.lease = lease
-        if all(seat.claimed for seat in table.seats):
+        if table.seats.all_claimed:
             table._start()
         return table
 
@@ -364,28 +206,27 @@ class Table:
         except (KeyError, TypeError, ValueError) as error:
             raise StoreError(f"table {table_id}: event 0 is not a table: {error}") from None
         table.lease = lease
-        for event in events[1:]:
-            try:
-                table._apply(event.kind, event.data)
-                table._time(event.kind, event.data, event.at)
-            except (KeyError, TypeError, ValueError, IndexError) as error:
-                raise StoreError(
-                    f"table {table_id}: event {event.number} ({event.kind}) does not replay: "
-                    f"{error}"
-                ) from None
-            table.seq += 1
+        table.log.replay(events[1:])
         if table.status == "playing" and table.game.phase is Phase.DEALING:
             # The server stopped between the last card of a deal and the next deal.
             table._deal_next()
         if table.game.is_over and table.writable:
-            table.store.set_status(table_id, "over")
+            store.set_status(table_id, "over")
         return table
+
+    # -- the fold of the events -------------------------------------------------------
+
+    def _fold(self, kind: str, data: dict[str, Any], at: float | None) -> None:
+        """Take in one event of the log, written ``at`` (seconds since the epoch; None:
+        just now): the table applies it and its clock hears of it."""
+        self._apply(kind, data)
+        self._time(kind, data, time.time() if at is None else at)
 
     def _apply(self, kind: str, data: dict[str, Any]) -> None:
         """Fold one event into the table: the only place where state changes."""
         game = self.game
         if kind in ("join", "token"):
-            self._apply_seat(kind, data)
+            self.seats.fold(kind, data)
         elif kind == "start":
             self.status = "playing"
         elif kind in GAME_EVENTS:
@@ -406,23 +247,6 @@ class Table:
         else:
             raise ValueError(f"unknown event kind {kind!r}")
 
-    def _apply_seat(self, kind: str, data: dict[str, Any]) -> None:
-        """A seat taken (``join``), or taken back by its account from another device
-        (``token``: a new token)."""
-        seat = self.seats[int(data["seat"])]
-        if kind == "token":
-            if seat.account is None or seat.token_hash is None:
-                raise ValueError(f"{seat_name(seat.number)} has no account to take it back")
-            seat.token_hash = str(data["token"])
-            return
-        if seat.kind != "human" or seat.token_hash is not None:
-            raise ValueError(f"{seat_name(seat.number)} cannot be joined")
-        seat.name = str(data["name"])
-        seat.token_hash = str(data["token"])
-        seat.account = _text(data.get("account"))
-        seat.device = _text(data.get("device"))
-        seat.address = _text(data.get("address"))
-
     def _time(self, kind: str, data: dict[str, Any], at: float) -> None:
         """Tell the clock of an event ``at`` (seconds since the epoch)."""
         clock = self.clock
@@ -432,6 +256,46 @@ class Table:
             clock.moved(int(data["seat"]), at)
         elif kind in ("start", "deal", "resume"):
             clock.turn_began(at)
+
+    # -- the log ----------------------------------------------------------------------
+
+    @property
+    def seq(self) -> int:
+        """The number of the next event (event 0 is the header)."""
+        return self.log.seq
+
+    @property
+    def lease(self) -> Lease | None:
+        """This process's lease on the table, when server processes share tables: every
+        write carries its fencing number and none is made once it has passed."""
+        return self.log.lease
+
+    @lease.setter
+    def lease(self, lease: Lease | None) -> None:
+        self.log.lease = lease
+
+    @property
+    def writable(self) -> bool:
+        """Whether this process may write the table's log now: always, unless processes
+        share tables and this one's lease has passed."""
+        return self.log.writable
+
+    def _record(self, kind: str, data: dict[str, Any], status: Status | None = None) -> None:
+        """Append an event to the log, then apply it; a failed write changes nothing
+        (:meth:`TableLog.record`)."""
+        self.log.record(kind, data, status)
+        self.last_active = time.monotonic()
+
+    def _lost(self) -> None:
+        """The log refused a write: another process has taken the table over."""
+        if self.on_lost is not None:
+            asyncio.get_running_loop().call_soon(self.on_lost, self)
+
+    def _set_status(self, status: Status) -> None:
+        self.status = status
+        self.log.note_status(status)
+
+    # -- the move clock ---------------------------------------------------------------
 
     def resume_clock(self) -> None:
         """Start the turn in progress afresh (a server has just brought the table back:
@@ -479,73 +343,13 @@ class Table:
         never closed as idle, so that leaving a game does not spare a rating."""
         return self.rated and self.settings.local_player is None
 
-    @property
-    def writable(self) -> bool:
-        """Whether this process may write the table's log now: always, unless processes
-        share tables and this one's lease has passed."""
-        return self.lease is None or self.lease.valid()
-
-    def _append(self, kind: str, data: dict[str, Any], status: Status | None = None) -> None:
-        """Write the next event, as the table's owner if processes share tables."""
-        lease = self.lease
-        try:
-            if lease is not None and not lease.valid():
-                raise StoreFencedError(f"table {self.id}: this process's lease on it has passed")
-            self.store.append(
-                self.id, self.seq, kind, data, status, fence=None if lease is None else lease.fence
-            )
-        except StoreFencedError:
-            if self.on_lost is not None:
-                asyncio.get_running_loop().call_soon(self.on_lost, self)
-            raise
-
-    def _record(self, kind: str, data: dict[str, Any], status: Status | None = None) -> None:
-        """Append an event to the log, then apply it; a failed write changes nothing.
-
-        A write can fail after the database has kept it (a connection lost at the
-        commit): then the table reads its log back before it answers, and the event
-        counts as made exactly when it is there.  Until it could read the log, the table
-        takes no further event, so memory and log never part."""
-        self._catch_up()
-        number = self.seq
-        try:
-            self._append(kind, data, status)
-        except StoreFencedError:
-            raise
-        except StoreError:
-            self._unsure = True
-            found = {event.number: event for event in self._catch_up()}
-            mine = found.get(number)
-            if mine is None or (mine.kind, mine.data) != (kind, json.loads(dumps(data))):
-                raise
-            self.last_active = time.monotonic()
-            return
-        self.seq += 1
-        self._apply(kind, data)
-        self._time(kind, data, time.time())
-        self.last_active = time.monotonic()
-
-    def _catch_up(self) -> list[StoredEvent]:
-        """After a write whose fate was unknown, fold in what the log holds beyond what
-        the table has applied, and return it (raises :class:`StoreError` while the log
-        cannot be read)."""
-        if not self._unsure:
-            return []
-        events = self.store.events(self.id)[self.seq :]
-        for event in events:
-            self._apply(event.kind, event.data)
-            self._time(event.kind, event.data, event.at)
-            self.seq += 1
-        self._unsure = False
-        if events:
-            log.warning("table %s: read %d event(s) back from its log", self.id, len(events))
-        return events
+    # -- dealing ----------------------------------------------------------------------
 
     def _deal_next(self) -> None:
         """Deal the next deal from the game's seed and log its hands."""
         self.game.deal_cards()
         try:
-            self._append("deal", self._dealt())
+            self.log.write_applied("deal", self._dealt())
         except StoreError as error:
             # The game has dealt but the log has not: refuse moves until the deal is
             # logged (tried again every second: the database may be restarting).
@@ -554,7 +358,6 @@ class Table:
             with contextlib.suppress(RuntimeError):  # no loop: a restart mends it
                 asyncio.get_running_loop().call_later(1.0, self._retry_deal)
             return
-        self.seq += 1
         if self.on_change is not None:
             self.on_change(self)
 
@@ -572,21 +375,18 @@ class Table:
         if self._broken is None or self._closed:
             return
         try:
-            logged = self.store.events(self.id)[self.seq :]
-            if not logged:
-                self._append("deal", self._dealt())
+            self.log.write_unless_kept("deal", self._dealt())
         except StoreError:
             asyncio.get_running_loop().call_later(1.0, self._retry_deal)
             return
         log.warning("table %s: its deal is logged now; play goes on", self.id)
         self._broken = None
-        self.seq += 1
         if self.on_change is not None:
             self.on_change(self)
         self._broadcast_state(PublicEvent(kind="resume"))
         self.autoplay.kick()
 
-    # -- joining and connections ----------------------------------------------------------
+    # -- taking seats -----------------------------------------------------------------
 
     def seat_for(
         self, name: str, seat: Seat | None, account: Account | None = None, origin: Origin = NOWHERE
@@ -596,48 +396,14 @@ class Table:
         sits under its own name.  A rated table seats only registered players, each
         once, and one person once: not a second seat for a browser (``origin.device``)
         or, with ``rated_seats_per_address``, an address that has that many."""
-        name = clean_name(name)
-        if account is not None and account.registered and account.name is not None:
-            name = account.name
+        name = self.seats.name_for(name, account)
         if self.rated:
-            self._one_person_one_seat(account, origin)
+            self.seats.one_person_one_seat(account, origin, self.settings.rated_seats_per_address)
         if self.status == "closed":
             raise ActionError("closed", "this table was closed after a long time without play")
         if self.status != "waiting":
             raise ActionError("started", "the game has started: every seat is taken")
-        if seat is None:
-            free = [s.number for s in self.seats if not s.claimed]
-            if not free:
-                raise ActionError("full", "every seat at this table is taken")
-            seat = free[0]
-        target = self.seats[seat]
-        if target.kind == "bot":
-            raise ActionError("bot_seat", f"{seat_name(seat)} is played by a bot")
-        if target.claimed:
-            raise ActionError("seat_taken", f"{seat_name(seat)} is already taken")
-        return seat, name
-
-    def _one_person_one_seat(self, account: Account | None, origin: Origin) -> None:
-        if account is None or not account.registered:
-            raise ActionError(
-                "account_needed", "a rated table seats registered players: log in first"
-            )
-        if any(s.account == account.id for s in self.seats):
-            raise ActionError("seated", "you already have a seat at this rated table")
-        if origin.device is not None and any(s.device == origin.device for s in self.seats):
-            raise ActionError(
-                "seated",
-                "this browser already has a seat at this rated table: one person, one seat",
-            )
-        most = self.settings.rated_seats_per_address
-        if most is not None and origin.address is not None:
-            held = sum(1 for s in self.seats if s.address == origin.address)
-            if held >= most:
-                raise ActionError(
-                    "seated",
-                    "your address already has a seat at this rated table: one person, one "
-                    "seat (a server may allow more with --rated-seats-per-address)",
-                )
+        return self.seats.free(seat), name
 
     def claim(
         self, name: str, seat: Seat | None, account: Account | None = None, origin: Origin = NOWHERE
@@ -646,18 +412,13 @@ class Table:
         seat and its secret token."""
         seat, name = self.seat_for(name, seat, account, origin)
         target = self.seats[seat]
-        token = secrets.token_urlsafe(24)
-        joined: dict[str, Any] = {"seat": seat, "name": name, "token": hash_token(token)}
-        if account is not None:
-            joined["account"] = account.id
-        if self.rated:  # kept (as hashes) to seat one person once
-            joined.update(
-                {key: value for key, value in origin.to_json().items() if value is not None}
-            )
-        self._record("join", joined)
+        token = new_token()
+        # A rated table keeps where the person sat from (as hashes) to seat them once.
+        where = origin if self.rated else None
+        self._record("join", self.seats.join_event(seat, name, token, account, where))
         target.away_since = time.monotonic()
         target.arrived = False
-        if all(s.claimed for s in self.seats):
+        if self.seats.all_claimed:
             self._start()
         else:
             self.announce_table()
@@ -667,24 +428,24 @@ class Table:
         """The seat ``account`` took at this unfinished table, with a new token (for a
         person who comes back on another device); the old token stops working and its
         connections are told so and closed.  Returns the seat and the token."""
-        mine = [s for s in self.seats if s.account == account and s.token_hash is not None]
-        if not mine:
-            raise ActionError("not_your_seat", "your account has no seat at this table")
+        seat = self.seats.taken_by(account)
         if not self.is_open:
             raise ActionError("game_over", "the game is over: there is no seat to take back")
-        seat = mine[0]
-        token = secrets.token_urlsafe(24)
-        self._record("token", {"seat": seat.number, "token": hash_token(token)})
+        token = new_token()
+        self._record("token", self.seats.token_event(seat.number, token))
         replaced = ErrorMessage(
             code="replaced",
             message="this seat is now played on another device (taken back by its account)",
         ).model_dump_json()
-        for client, at in list(self._clients.items()):
-            if at == seat.number:
-                client.send(replaced)
-                self.detach(client)
-                client.drop()
+        for client in self.audience.at_seat(seat.number):
+            client.send(replaced)
+            self.detach(client)
+            client.drop()
         return seat.number, token
+
+    def authenticate(self, token: str) -> int | None:
+        """The seat this token was given for, or ``None``."""
+        return self.seats.authenticate(token)
 
     def _start(self) -> None:
         self._record("start", {}, status="playing")
@@ -693,13 +454,7 @@ class Table:
         self._broadcast_state(PublicEvent(kind="start"))
         self.autoplay.kick()
 
-    def authenticate(self, token: str) -> int | None:
-        """The seat this token was given for, or ``None``."""
-        digest = hash_token(token)
-        for seat in self.seats:
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
-                return seat.number
-        return None
+    # -- connections ------------------------------------------------------------------
 
     def attach(self, client: Client, seat: Seat | None) -> None:
         """Connect a player (``seat``) or a spectator (``None``) and tell them where
@@ -708,14 +463,14 @@ class Table:
             raise ActionError(
                 "moved", "this table has moved to another server process: reconnect to play on"
             )
-        if seat is None and self.spectators >= self.settings.max_spectators:
-            raise ActionError("full", "this table has as many spectators as it can take")
-        speed = self.speed
+        audience = self.audience
+        audience.check_room(seat)
+        speed = audience.speed
         try:
-            self._catch_up()  # a write's fate unknown: the log says what was made
+            self.log.catch_up()  # a write's fate unknown: the log says what was made
         except StoreError as error:
             log.error("table %s: %s", self.id, error)
-        self._clients[client] = seat
+        audience.add(client, seat)
         self.last_active = time.monotonic()
         if seat is not None:
             self.seats[seat].arrived = True
@@ -723,113 +478,56 @@ class Table:
             "spectator" if seat is None else "player",
             seat,
             self.info().model_dump(),
-            round(self.bot_pause * 1000),
+            round(audience.bot_pause * 1000),
             self.settings.away_after,
-            self.speed,
+            audience.speed,
         )
         client.send(messages.dumps(welcome))
         if self.status != "waiting":
             event = PublicEvent(kind="resume")
             client.send(state_message(self.game, seat, self.seq, event, self.clock_info()))
         self.announce_table()
-        if self.speed != speed:
-            self._announce_pace()
+        if audience.speed != speed:
+            audience.announce_pace()
         self.autoplay.watch_absences()
         self.autoplay.kick()
 
     def detach(self, client: Client) -> None:
         """Forget a connection; a person who has no connection left is away from now."""
-        if client not in self._clients:
+        audience = self.audience
+        if not audience.is_attached(client):
             return
-        speed = self.speed
-        seat = self._clients.pop(client)
-        self._speeds.pop(client, None)
-        self._reacted.pop(client, None)
+        speed = audience.speed
+        seat = audience.remove(client)
         if self._hints is not None:
             self._hints.forget(client)
         self.last_active = time.monotonic()
-        if seat is not None and not self.connected(seat):
+        if seat is not None and not audience.connected(seat):
             self.seats[seat].away_since = time.monotonic()
         if not self._closed:
             self.announce_table()
             self.autoplay.watch_absences()
-            if self.speed != speed:
-                self._announce_pace()
+            if audience.speed != speed:
+                audience.announce_pace()
 
-    # -- the bots' speed ------------------------------------------------------------
+    def connected(self, seat: Seat) -> bool:
+        """Whether a person is connected to ``seat`` now."""
+        return self.audience.connected(seat)
 
     @property
-    def speed(self) -> Speed:
-        """How fast the bots move: the slowest choice of the people seated and connected,
-        or of the spectators while nobody sits (nobody is hurried past what they follow)."""
-        seated = [c for c, seat in self._clients.items() if seat is not None]
-        asking = seated or list(self._clients)
-        if not asking:
-            return "normal"
-        return max(
-            (self._speeds.get(client, "normal") for client in asking),
-            key=lambda speed: SPEED_FACTORS[speed],
-        )
+    def has_clients(self) -> bool:
+        """Whether anyone is connected (a player or a spectator)."""
+        return self.audience.has_clients
 
     @property
     def bot_pause(self) -> float:
-        """Seconds a bot waits before it moves, at the table's speed now."""
-        return self.settings.bot_pause * SPEED_FACTORS[self.speed]
-
-    def set_speed(self, client: Client, speed: Speed) -> None:
-        """Note the speed a connection asks for; everyone hears the table's new pace
-        when it changes, and the asker always hears it."""
-        before = self.speed
-        self._speeds[client] = speed
-        if self.speed != before:
-            self._announce_pace()
-        else:
-            client.send(self._pace_message())
-
-    def _pace_message(self) -> str:
-        return messages.dumps(messages.pace(self.speed, round(self.bot_pause * 1000)))
-
-    def _announce_pace(self) -> None:
-        text = self._pace_message()
-        for client in list(self._clients):
-            client.send(text)
+        """Seconds a bot waits before it moves, at the pace the connections ask for."""
+        return self.audience.bot_pause
 
     def react(self, client: Client, seat: Seat, phrase: str) -> None:
         """Show everyone at a table of friends a person's quick reaction (one of the
         fixed :data:`~king.messages.REACTIONS`), at most one a second per connection."""
-        if phrase not in messages.REACTIONS:
-            known = ", ".join(messages.REACTIONS)
-            raise ActionError("invalid", f"phrase: one of {known}, not {phrase[:20]!r}")
-        if sum(s.kind == "human" for s in self.seats) < 2:
-            raise ActionError("no_friends", "reactions are for a table of friends")
-        now = time.monotonic()
-        if now - self._reacted.get(client, -1e9) < REACTION_GAP:
-            raise ActionError("too_fast", "one reaction a second: wait a moment")
-        self._reacted[client] = now
-        text = messages.dumps(messages.reaction(seat, phrase))
-        for other in list(self._clients):
-            other.send(text)
-
-    def is_attached(self, client: Client) -> bool:
-        """Whether this connection is still at the table (a seat taken back from
-        another device detaches the old one's connections)."""
-        return client in self._clients
-
-    def connected(self, seat: Seat) -> bool:
-        """Whether a person is connected to ``seat`` now."""
-        return any(s == seat for s in self._clients.values())
-
-    def connections(self) -> list[Client]:
-        """Every connection to the table now (players and spectators)."""
-        return list(self._clients)
-
-    @property
-    def has_clients(self) -> bool:
-        return bool(self._clients)
-
-    @property
-    def spectators(self) -> int:
-        return sum(1 for s in self._clients.values() if s is None)
+        self.audience.react(client, seat, phrase, among_friends=self.seats.people >= 2)
 
     # -- acting -----------------------------------------------------------------------
 
@@ -858,7 +556,7 @@ class Table:
             ) from None
         except StoreError as error:
             log.error("table %s: %s", self.id, error)
-            if self._unsure:  # the log could not be read back: nobody can say yet
+            if self.log.unsure:  # the log could not be read back: nobody can say yet
                 raise ActionError(
                     "unavailable", "the server could not confirm the move: reconnecting"
                 ) from None
@@ -919,15 +617,6 @@ class Table:
             kind="play", seat=seat, card=data["card"], winner=winner, deal_over=deal.is_over
         )
 
-    def _set_status(self, status: Status) -> None:
-        self.status = status
-        if not self.writable:
-            return
-        try:
-            self.store.set_status(self.id, status)
-        except StoreError as error:  # the events hold the truth; a restart mends this
-            log.error("table %s: %s", self.id, error)
-
     @property
     def accepts_moves(self) -> bool:
         """Whether the game is in play and its log can be written."""
@@ -940,9 +629,7 @@ class Table:
         except ActionError as error:
             log.warning("table %s: seat %d's bot was refused: %s", self.id, seat, error)
 
-    def seat_requests(self) -> list[tuple[Kind, str | None]]:
-        """The seats as a new table with the same players would ask for them."""
-        return [(s.kind, s.bot) for s in self.seats]
+    # -- the table's life -------------------------------------------------------------
 
     def note_again(self, table_id: str) -> None:
         """Log that this finished game goes on at ``table_id`` and tell everyone here."""
@@ -961,7 +648,7 @@ class Table:
 
     def idle_for(self, now: float) -> float:
         """Seconds since the last move, join or connection; 0 while someone is here."""
-        return 0.0 if self._clients else now - self.last_active
+        return 0.0 if self.audience.has_clients else now - self.last_active
 
     @property
     def is_open(self) -> bool:
@@ -986,7 +673,7 @@ class Table:
                 name=s.name,
                 bot=s.bot,
                 claimed=s.claimed,
-                connected=s.kind == "human" and self.connected(s.number),
+                connected=s.kind == "human" and self.audience.connected(s.number),
                 stand_in=self.autoplay.stands_in(s),
                 stand_in_in=self.autoplay.stand_in_due(s),
                 joining=s.kind == "human" and s.claimed and not s.arrived,
@@ -1006,7 +693,7 @@ class Table:
             rules=self.rules.to_spec(),
             toggles=self.rules.toggles_on,
             seats=seats,
-            spectators=self.spectators,
+            spectators=self.audience.spectators,
             deal=self.game.deal_number,
             created=self.created,
             by=self.by,
@@ -1025,17 +712,10 @@ class Table:
         """Tell everyone connected who sits where now."""
         if self.on_change is not None:
             self.on_change(self)
-        if not self._clients:
+        if not self.audience.has_clients:
             return
-        text = messages.dumps(messages.table(self.info().model_dump()))
-        for client in list(self._clients):
-            client.send(text)
+        self.audience.tell_all(messages.dumps(messages.table(self.info().model_dump())))
 
     def _broadcast_state(self, event: PublicEvent) -> None:
-        texts: dict[int | None, str] = {}
-        clock = self.clock_info()
-        for client, seat in list(self._clients.items()):
-            text = texts.get(seat)
-            if text is None:
-                text = texts[seat] = state_message(self.game, seat, self.seq, event, clock)
-            client.send(text)
+        """Tell each connection the game's state from its seat, after ``event``."""
+        self.audience.tell_state(self.game, self.seq, event, self.clock_info())
