@@ -46,57 +46,16 @@ def sample_worlds(
     dead end is dealt again; after 200 tries its row is left at zero and counted in the
     returned number of failures (the caller deals those by exhaustive search)."""
     cards = np.empty(52, dtype=np.int64)
-    n = 0
-    bits = unseen
-    while bits != 0:
-        card = lowest(bits)
-        bits &= ~(np.int64(1) << card)
-        cards[n] = card
-        n += 1
+    n = _listed(unseen, cards)
     order = np.empty(52, dtype=np.int64)
     room = np.zeros(4, dtype=np.int64)
     failures = 0
     for w in range(out.shape[0]):
         done = False
         for _attempt in range(200):
-            # Shuffle, then stable-partition by how many seats may take each card.
-            for i in range(n - 1, 0, -1):
-                j = _random_below(seed, i + 1)
-                cards[i], cards[j] = cards[j], cards[i]
-            k = 0
-            for allowed_seats in range(0, 4):
-                for i in range(n):
-                    card = cards[i]
-                    choices = 0
-                    for seat in range(4):
-                        if seat != me and not (forbidden[seat] >> card) & 1:
-                            choices += 1
-                    if choices == allowed_seats:
-                        order[k] = card
-                        k += 1
-            for seat in range(4):
-                room[seat] = 0 if seat == me else counts[seat]
-                out[w, seat] = 0
-            out[w, me] = my_hand
-            ok = True
-            for i in range(n):
-                card = order[i]
-                total = 0
-                for seat in range(4):
-                    if room[seat] > 0 and not (forbidden[seat] >> card) & 1:
-                        total += room[seat]
-                if total == 0:
-                    ok = False
-                    break
-                pick = _random_below(seed, total)
-                for seat in range(4):
-                    if room[seat] > 0 and not (forbidden[seat] >> card) & 1:
-                        pick -= room[seat]
-                        if pick < 0:
-                            out[w, seat] |= np.int64(1) << card
-                            room[seat] -= 1
-                            break
-            if ok:
+            _shuffle(cards, n, seed)
+            _most_constrained_first(cards, n, forbidden, me, order)
+            if _deal_world(order, n, counts, forbidden, me, my_hand, seed, room, out, w):
                 done = True
                 break
         if not done:
@@ -106,5 +65,77 @@ def sample_worlds(
     return failures
 
 
+def _listed(bits: int, cards: Any) -> int:
+    """Write the cards of ``bits`` into ``cards``, lowest first; how many."""
+    n = 0
+    while bits != 0:
+        card = lowest(bits)
+        bits &= ~(np.int64(1) << card)
+        cards[n] = card
+        n += 1
+    return n
+
+
+def _shuffle(cards: Any, n: int, seed: Any) -> None:
+    """Shuffle the first ``n`` of ``cards`` in place (Fisher-Yates, from the end)."""
+    for i in range(n - 1, 0, -1):
+        j = _random_below(seed, i + 1)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _most_constrained_first(cards: Any, n: int, forbidden: Any, me: int, order: Any) -> None:
+    """Copy the first ``n`` of ``cards`` into ``order``, stable-partitioned by how many
+    seats may take each card, fewest first."""
+    k = 0
+    for allowed_seats in range(0, 4):
+        for i in range(n):
+            card = cards[i]
+            choices = 0
+            for seat in range(4):
+                if seat != me and not (forbidden[seat] >> card) & 1:
+                    choices += 1
+            if choices == allowed_seats:
+                order[k] = card
+                k += 1
+
+
+def _deal_world(
+    order: Any, n: int, counts: Any, forbidden: Any, me: int, my_hand: int, seed: Any,
+    room: Any, out: Any, w: int,
+) -> bool:  # fmt: skip
+    """Deal the first ``n`` cards of ``order`` into ``out[w]``, each to a seat drawn in
+    proportion to the room it has left (``room``, scratch); ``False`` at a dead end (a
+    card no seat with room may take)."""
+    for seat in range(4):
+        room[seat] = 0 if seat == me else counts[seat]
+        out[w, seat] = 0
+    out[w, me] = my_hand
+    for i in range(n):
+        card = order[i]
+        total = 0
+        for seat in range(4):
+            if room[seat] > 0 and not (forbidden[seat] >> card) & 1:
+                total += room[seat]
+        if total == 0:
+            return False
+        pick = _random_below(seed, total)
+        for seat in range(4):
+            if room[seat] > 0 and not (forbidden[seat] >> card) & 1:
+                pick -= room[seat]
+                if pick < 0:
+                    out[w, seat] |= np.int64(1) << card
+                    room[seat] -= 1
+                    break
+    return True
+
+
 #: The functions :mod:`king.bots.compiled` compiles (in this order).
-KERNEL = (_next_random, _random_below, sample_worlds)
+KERNEL = (
+    _next_random,
+    _random_below,
+    _listed,
+    _shuffle,
+    _most_constrained_first,
+    _deal_world,
+    sample_worlds,
+)
