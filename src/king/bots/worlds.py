@@ -51,16 +51,36 @@ def sample_worlds(
     room = np.zeros(4, dtype=np.int64)
     failures = 0
     for w in range(out.shape[0]):
-        done = False
+        dealt = False
         for _attempt in range(200):
             _shuffle(cards, n, seed)
             _most_constrained_first(cards, n, forbidden, me, order)
-            if _deal_world(order, n, counts, forbidden, me, my_hand, seed, room, out, w):
-                done = True
+            _start_world(counts, me, my_hand, room, out, w)
+            # Each card to a seat drawn in proportion to the room it has left (here, in
+            # the loop itself: as a helper of its own, this cost 1% of the deal).
+            ok = True
+            for i in range(n):
+                card = order[i]
+                total = 0
+                for seat in range(4):
+                    if room[seat] > 0 and not (forbidden[seat] >> card) & 1:
+                        total += room[seat]
+                if total == 0:
+                    ok = False
+                    break
+                pick = _random_below(seed, total)
+                for seat in range(4):
+                    if room[seat] > 0 and not (forbidden[seat] >> card) & 1:
+                        pick -= room[seat]
+                        if pick < 0:
+                            out[w, seat] |= np.int64(1) << card
+                            room[seat] -= 1
+                            break
+            if ok:
+                dealt = True
                 break
-        if not done:
-            for seat in range(4):
-                out[w, seat] = 0
+        if not dealt:
+            _clear_world(out, w)
             failures += 1
     return failures
 
@@ -99,34 +119,19 @@ def _most_constrained_first(cards: Any, n: int, forbidden: Any, me: int, order: 
                 k += 1
 
 
-def _deal_world(
-    order: Any, n: int, counts: Any, forbidden: Any, me: int, my_hand: int, seed: Any,
-    room: Any, out: Any, w: int,
-) -> bool:  # fmt: skip
-    """Deal the first ``n`` cards of ``order`` into ``out[w]``, each to a seat drawn in
-    proportion to the room it has left (``room``, scratch); ``False`` at a dead end (a
-    card no seat with room may take)."""
+def _start_world(counts: Any, me: int, my_hand: int, room: Any, out: Any, w: int) -> None:
+    """Start dealing world ``w``: ``me`` holds its hand, the others nothing yet, with
+    room for ``counts[s]`` cards each."""
     for seat in range(4):
         room[seat] = 0 if seat == me else counts[seat]
         out[w, seat] = 0
     out[w, me] = my_hand
-    for i in range(n):
-        card = order[i]
-        total = 0
-        for seat in range(4):
-            if room[seat] > 0 and not (forbidden[seat] >> card) & 1:
-                total += room[seat]
-        if total == 0:
-            return False
-        pick = _random_below(seed, total)
-        for seat in range(4):
-            if room[seat] > 0 and not (forbidden[seat] >> card) & 1:
-                pick -= room[seat]
-                if pick < 0:
-                    out[w, seat] |= np.int64(1) << card
-                    room[seat] -= 1
-                    break
-    return True
+
+
+def _clear_world(out: Any, w: int) -> None:
+    """Leave world ``w`` at zero: the sampler gave up on it."""
+    for seat in range(4):
+        out[w, seat] = 0
 
 
 #: The functions :mod:`king.bots.compiled` compiles (in this order).
@@ -136,6 +141,7 @@ KERNEL = (
     _listed,
     _shuffle,
     _most_constrained_first,
-    _deal_world,
+    _start_world,
+    _clear_world,
     sample_worlds,
 )
