@@ -66,6 +66,18 @@ def lookahead_card(
         choices &= choices - 1
         if same >> ids[i] & 1:
             kept = i
+    dealt = _deal_unseen(state, me, hand, worlds, seed)
+    totals = _playout_totals(state, dealt, ids, me, contract, trump, flags)
+    best = kept
+    for i in range(count):
+        if totals[i] > totals[best]:
+            best = i
+    return int(ids[best])
+
+
+def _deal_unseen(state: Any, me: int, hand: int, worlds: int, seed: Any) -> Any:
+    """``worlds`` deals of the cards ``me`` has not seen to the other seats (each as
+    many as it holds, none of a suit it has shown void), one a row of four hands."""
     counts = np.zeros(4, dtype=np.int64)
     forbidden = np.zeros(4, dtype=np.int64)
     for seat in range(4):
@@ -77,8 +89,18 @@ def lookahead_card(
     unseen = FULL & ~hand & ~state[S_PLAYED]
     dealt = np.zeros((worlds, 4), dtype=np.int64)
     sample_worlds(unseen, counts, forbidden, me, hand, seed, dealt)
+    return dealt
+
+
+def _playout_totals(
+    state: Any, dealt: Any, ids: Any, me: int, contract: int, trump: int, flags: int
+) -> Any:
+    """``me``'s points summed over the deals, for each card of ``ids`` played in every
+    deal and the rule policy playing all four seats after it."""
+    count = ids.shape[0]
     totals = np.zeros(count, dtype=np.int64)
-    for w in range(worlds):
+    hand = state[me]
+    for w in range(dealt.shape[0]):
         if dealt[w, me] != hand:  # a deal the sampler gave up on (left at zero)
             continue
         for i in range(count):
@@ -88,12 +110,8 @@ def lookahead_card(
             play(child, ids[i], contract, trump, flags)
             rule_playout(child, contract, trump, flags)
             totals[i] += child[S_POINTS + me]
-    best = kept
-    for i in range(count):
-        if totals[i] > totals[best]:
-            best = i
-    return int(ids[best])
+    return totals
 
 
 #: The functions :mod:`king.bots.compiled` compiles (in this order).
-KERNEL = (lookahead_card,)
+KERNEL = (_deal_unseen, _playout_totals, lookahead_card)

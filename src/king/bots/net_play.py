@@ -82,6 +82,29 @@ def encode(state: Any, contract: int, trump: int, flags: int, rule: int, out: An
     me = state[S_TURN]
     for i in range(INPUTS):
         out[i] = 0.0
+    _encode_cards(state, me, contract, trump, out)
+    count = state[S_COUNT]
+    out[I_RULE + rule] = 1.0
+    out[I_COUNT + count] = 1.0
+    if count:
+        out[I_TOP_SEAT + ((state[S_TOP_SEAT] - me) & 3)] = 1.0
+        out[I_LED + state[S_LED]] = 1.0
+    _encode_voids(state, me, out)
+    out[I_CONTRACT + contract] = 1.0
+    if trump >= 0:
+        out[I_TRUMP + trump] = 1.0
+    unit = UNIT[contract]
+    for k in range(4):
+        out[I_POINTS + k] = abs(state[S_POINTS + ((me + k) & 3)]) / (13.0 * unit)
+    out[I_TRICKS] = state[S_TRICKS] / 13.0
+    for k in range(4):
+        if flags & FLAG_BITS[k]:
+            out[I_FLAGS + k] = 1.0
+
+
+def _encode_cards(state: Any, me: int, contract: int, trump: int, out: Any) -> None:
+    """The card blocks of the input: ``me``'s hand, the cards it has not seen, the
+    current trick's, and the cards of its hand that would take the trick now."""
     hand = state[me]
     unseen = FULL & ~hand & ~state[S_PLAYED]
     count = state[S_COUNT]
@@ -103,26 +126,15 @@ def encode(state: Any, contract: int, trump: int, flags: int, rule: int, out: An
             out[I_UNSEEN + card] = 1.0
         elif trick & bit:
             out[I_TRICK + card] = 1.0
-    out[I_RULE + rule] = 1.0
-    out[I_COUNT + count] = 1.0
-    if count:
-        out[I_TOP_SEAT + ((state[S_TOP_SEAT] - me) & 3)] = 1.0
-        out[I_LED + state[S_LED]] = 1.0
+
+
+def _encode_voids(state: Any, me: int, out: Any) -> None:
+    """The suits each other seat (next, across, previous) has shown void."""
     for k in range(3):
         voids = state[S_VOIDS + ((me + k + 1) & 3)]
         for suit in range(4):
             if voids >> suit & 1:
                 out[I_VOIDS + 4 * k + suit] = 1.0
-    out[I_CONTRACT + contract] = 1.0
-    if trump >= 0:
-        out[I_TRUMP + trump] = 1.0
-    unit = UNIT[contract]
-    for k in range(4):
-        out[I_POINTS + k] = abs(state[S_POINTS + ((me + k) & 3)]) / (13.0 * unit)
-    out[I_TRICKS] = state[S_TRICKS] / 13.0
-    for k in range(4):
-        if flags & FLAG_BITS[k]:
-            out[I_FLAGS + k] = 1.0
 
 
 def net_logits(
@@ -131,8 +143,15 @@ def net_logits(
 ) -> None:  # fmt: skip
     """The network's logit of each ``legal`` card into ``logits`` (52; the others left
     as they are), with ``h1`` and ``h2`` as scratch for the hidden layers."""
+    _first_layer(x, w1, b1, h1)
+    _second_layer(h1, w2, b2, h2)
+    _card_logits(x, legal, w0, h2, w3, b3, logits)
+
+
+def _first_layer(x: Any, w1: Any, b1: Any, h1: Any) -> None:
+    """The first hidden layer's sums (before its ReLU, which the next layer applies by
+    skipping the units at or below zero), adding the rows of the inputs that are set."""
     n1 = h1.shape[0]
-    n2 = h2.shape[0]
     for j in range(n1):
         h1[j] = b1[j]
     for i in range(x.shape[0]):
@@ -140,6 +159,12 @@ def net_logits(
         if v != 0.0:
             for j in range(n1):
                 h1[j] += v * w1[i, j]
+
+
+def _second_layer(h1: Any, w2: Any, b2: Any, h2: Any) -> None:
+    """The second hidden layer, after its ReLU, from the first layer's positive units."""
+    n1 = h1.shape[0]
+    n2 = h2.shape[0]
     for k in range(n2):
         h2[k] = b2[k]
     for j in range(n1):
@@ -149,6 +174,12 @@ def net_logits(
                 h2[k] += a * w2[j, k]
     for k in range(n2):
         h2[k] = max(h2[k], 0.0)
+
+
+def _card_logits(x: Any, legal: int, w0: Any, h2: Any, w3: Any, b3: Any, logits: Any) -> None:
+    """The logit of each ``legal`` card: the output layer's, plus the linear path from
+    the inputs that are set."""
+    n2 = h2.shape[0]
     for card in range(52):
         if legal >> card & 1:
             total = b3[card]
@@ -208,4 +239,14 @@ def net_probabilities(
 
 
 #: The functions :mod:`king.bots.compiled` compiles (in this order).
-KERNEL = (encode, net_logits, net_card, net_probabilities)
+KERNEL = (
+    _encode_cards,
+    _encode_voids,
+    encode,
+    _first_layer,
+    _second_layer,
+    _card_logits,
+    net_logits,
+    net_card,
+    net_probabilities,
+)

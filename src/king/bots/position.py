@@ -141,29 +141,45 @@ def legal(
 ) -> int:
     """The legal cards of ``hand``: the same rules as :func:`king.deal.legal_mask`."""
     if led < 0:
-        if contract == NO_HEARTS or contract == NO_KING:
-            if played & HEARTS == 0:
-                others = hand & ~HEARTS
-                if others != 0:
-                    return others
-        elif contract == TRUMPS and flags & F_TRUMP_LEAD:
-            trumps = SUITS[trump]
-            if played & trumps == 0:
-                others = hand & ~trumps
-                if others != 0:
-                    return others
-        return hand
+        return _legal_lead(hand, played, contract, trump, flags)
     suit = SUITS[led]
     follow = hand & suit
     if follow != 0:
-        if flags & F_FORCED and (
-            contract == NO_QUEENS or contract == NO_BOYS or contract == NO_KING
-        ):
-            top = highest(trick & suit)
-            forced = follow & PENALTY[contract] & ((int64(1) << top) - 1)
-            if forced != 0:
-                return forced
-        return follow
+        return _legal_follow(follow, trick, suit, contract, flags)
+    return _legal_void(hand, trick, contract, trump, flags)
+
+
+def _legal_lead(hand: int, played: int, contract: int, trump: int, flags: int) -> int:
+    """The legal leads: no heart (in No Hearts and No King) or, with that rule, no trump
+    (in Trumps) before one has been played, unless the hand holds nothing else."""
+    if contract == NO_HEARTS or contract == NO_KING:
+        if played & HEARTS == 0:
+            others = hand & ~HEARTS
+            if others != 0:
+                return others
+    elif contract == TRUMPS and flags & F_TRUMP_LEAD:
+        trumps = SUITS[trump]
+        if played & trumps == 0:
+            others = hand & ~trumps
+            if others != 0:
+                return others
+    return hand
+
+
+def _legal_follow(follow: int, trick: int, suit: int, contract: int, flags: int) -> int:
+    """The legal cards of ``follow``, the hand's cards of the suit led (``suit``, a
+    mask): with forced penalty cards, a penalty card under the trick's top if any."""
+    if flags & F_FORCED and (contract == NO_QUEENS or contract == NO_BOYS or contract == NO_KING):
+        top = highest(trick & suit)
+        forced = follow & PENALTY[contract] & ((int64(1) << top) - 1)
+        if forced != 0:
+            return forced
+    return follow
+
+
+def _legal_void(hand: int, trick: int, contract: int, trump: int, flags: int) -> int:
+    """The legal cards of a hand void in the suit led: a trump in Trumps (one above the
+    trick's, with overruffing), a penalty card with forced penalty cards, else any."""
     if contract == TRUMPS:
         trump_suit = SUITS[trump]
         trumps = hand & trump_suit
@@ -218,30 +234,43 @@ def play(state: Any, card: CardId, contract: int, trump: int, flags: int) -> Non
     state[S_PLAYED] |= bit
     state[S_TRICK] |= bit
     count = state[S_COUNT]
-    suit = card // 13
     if count == 0:
-        state[S_LED] = suit
+        state[S_LED] = card // 13
         state[S_TOP] = card
         state[S_TOP_SEAT] = turn
     else:
-        led = state[S_LED]
-        if suit != led:
-            state[S_VOIDS + turn] |= 1 << led
-            if trump >= 0 and suit != trump:
-                state[S_VOIDS + turn] |= 1 << trump
-        top = state[S_TOP]
-        top_suit = top // 13
-        if suit == top_suit:
-            if card > top:
-                state[S_TOP] = card
-                state[S_TOP_SEAT] = turn
-        elif contract == TRUMPS and suit == trump:
-            state[S_TOP] = card
-            state[S_TOP_SEAT] = turn
+        _follow(state, card, turn, contract, trump)
     if count < 3:
         state[S_COUNT] = count + 1
         state[S_TURN] = (turn + 1) & 3
         return
+    _close_trick(state, contract, flags)
+
+
+def _follow(state: Any, card: CardId, turn: Seat, contract: int, trump: int) -> None:
+    """A card played to a trick already led: the voids it shows, and whether it is now
+    the trick's top."""
+    suit = card // 13
+    led = state[S_LED]
+    if suit != led:
+        state[S_VOIDS + turn] |= 1 << led
+        if trump >= 0 and suit != trump:
+            state[S_VOIDS + turn] |= 1 << trump
+    top = state[S_TOP]
+    top_suit = top // 13
+    if suit == top_suit:
+        if card > top:
+            state[S_TOP] = card
+            state[S_TOP_SEAT] = turn
+    elif contract == TRUMPS and suit == trump:
+        state[S_TOP] = card
+        state[S_TOP_SEAT] = turn
+
+
+def _close_trick(state: Any, contract: int, flags: int) -> None:
+    """The fourth card is down: score the trick to its winner, who leads the next; the
+    deal is over after 13 tricks (or, with the early end, once every penalty card is
+    out)."""
     winner = state[S_TOP_SEAT]
     tricks = state[S_TRICKS] + 1
     state[S_TRICKS] = tricks
@@ -348,16 +377,21 @@ def from_view(view: SeatView, with_hand: bool = True) -> Any:
 
 
 #: Inlined where compiled code calls it (:mod:`king.bots.compiled`).
-INLINE = (play, squeezed, deposited)
+INLINE = (play, _follow, _close_trick, squeezed, deposited)
 
 #: The functions :mod:`king.bots.compiled` compiles (in this order).
 KERNEL = (
     popcount,
     highest,
     lowest,
+    _legal_lead,
+    _legal_follow,
+    _legal_void,
     legal,
     new_state,
     legal_now,
+    _follow,
+    _close_trick,
     play,
     squeezed,
     deposited,

@@ -107,58 +107,89 @@ def _guard(hand: int, suit: int, rank: int) -> int:
 
 def _specific(hand: int, code: int, lengths: list[int]) -> tuple[float, ...]:
     """The contract-specific part of :func:`negative_features`."""
-    if code == 1:  # No Tricks: high cards not covered by low ones in the same suit.
-        exposed = 0
-        for suit in range(4):
-            mine = hand & SUIT_MASKS[suit]
-            high = _count_ranks(mine, 11, 14)
-            low = _count_ranks(mine, 2, 6)
-            exposed += max(0, high - low)
-        return (float(exposed), float(_count_ranks(hand, 5, 8)))
-    if code == 2:  # No Hearts
-        hearts = hand & _HEARTS
-        low_hearts = _count_ranks(hearts, 2, 5)
-        high_hearts = _count_ranks(hearts, 10, 14)
-        short = sum(1 for s in (0, 2, 3) if lengths[s] <= 1)
-        return (float(lengths[1]), float(high_hearts), float(low_hearts), float(short))
-    if code == 3:  # No Queens
-        held = unguarded = catchers = 0
-        for suit in range(4):
-            if hand & _rank_bit(suit, 12):
-                held += 1
-                unguarded += _guard(hand, suit, 12) < 3
-            else:
-                top = bool(hand & _rank_bit(suit, 14)) + bool(hand & _rank_bit(suit, 13))
-                if top and lengths[suit] <= 3:
-                    catchers += top
-        return (float(held), float(unguarded), float(catchers))
-    if code == 4:  # No Boys
-        kings = jacks = bare = catchers = 0
-        for suit in range(4):
-            king = hand & _rank_bit(suit, 13)
-            jack = hand & _rank_bit(suit, 11)
-            kings += bool(king)
-            jacks += bool(jack)
-            if king and _guard(hand, suit, 13) < 3:
-                bare += 1
-            if jack and _guard(hand, suit, 11) < 2:
-                bare += 1
-            if hand & _rank_bit(suit, 14) and lengths[suit] <= 3:
-                catchers += 1
-        return (float(kings), float(jacks), float(bare), float(catchers))
-    if code == 5:  # No King: the king is safe only among many hearts.
-        has_king = float(bool(hand & _rank_bit(1, 13)))
-        ace = float(bool(hand & _rank_bit(1, 14)) and not has_king)
-        short = sum(1 for s in (0, 2, 3) if lengths[s] <= 1)
-        hearts = lengths[1]
-        return (
-            has_king,
-            has_king * max(0, 5 - hearts),
-            has_king * short,
-            ace * max(0, 4 - hearts),
-            float(hearts),
-        )
-    # No Last Two: low cards to keep for the end, high ones to shed.
+    if code == 1:
+        return _no_tricks_features(hand)
+    if code == 2:
+        return _no_hearts_features(hand, lengths)
+    if code == 3:
+        return _no_queens_features(hand, lengths)
+    if code == 4:
+        return _no_boys_features(hand, lengths)
+    if code == 5:
+        return _no_king_features(hand, lengths)
+    return _no_last_two_features(hand)
+
+
+def _no_tricks_features(hand: int) -> tuple[float, ...]:
+    """No Tricks: high cards not covered by low ones in the same suit."""
+    exposed = 0
+    for suit in range(4):
+        mine = hand & SUIT_MASKS[suit]
+        high = _count_ranks(mine, 11, 14)
+        low = _count_ranks(mine, 2, 6)
+        exposed += max(0, high - low)
+    return (float(exposed), float(_count_ranks(hand, 5, 8)))
+
+
+def _no_hearts_features(hand: int, lengths: list[int]) -> tuple[float, ...]:
+    """No Hearts: the hearts, high and low, and the short side suits."""
+    hearts = hand & _HEARTS
+    low_hearts = _count_ranks(hearts, 2, 5)
+    high_hearts = _count_ranks(hearts, 10, 14)
+    short = sum(1 for s in (0, 2, 3) if lengths[s] <= 1)
+    return (float(lengths[1]), float(high_hearts), float(low_hearts), float(short))
+
+
+def _no_queens_features(hand: int, lengths: list[int]) -> tuple[float, ...]:
+    """No Queens: the queens held, those poorly guarded, and the high cards that may
+    catch one in a short suit."""
+    held = unguarded = catchers = 0
+    for suit in range(4):
+        if hand & _rank_bit(suit, 12):
+            held += 1
+            unguarded += _guard(hand, suit, 12) < 3
+        else:
+            top = bool(hand & _rank_bit(suit, 14)) + bool(hand & _rank_bit(suit, 13))
+            if top and lengths[suit] <= 3:
+                catchers += top
+    return (float(held), float(unguarded), float(catchers))
+
+
+def _no_boys_features(hand: int, lengths: list[int]) -> tuple[float, ...]:
+    """No Boys: the kings and jacks held, those poorly guarded, and the aces that may
+    catch one in a short suit."""
+    kings = jacks = bare = catchers = 0
+    for suit in range(4):
+        king = hand & _rank_bit(suit, 13)
+        jack = hand & _rank_bit(suit, 11)
+        kings += bool(king)
+        jacks += bool(jack)
+        if king and _guard(hand, suit, 13) < 3:
+            bare += 1
+        if jack and _guard(hand, suit, 11) < 2:
+            bare += 1
+        if hand & _rank_bit(suit, 14) and lengths[suit] <= 3:
+            catchers += 1
+    return (float(kings), float(jacks), float(bare), float(catchers))
+
+
+def _no_king_features(hand: int, lengths: list[int]) -> tuple[float, ...]:
+    """No King: the king is safe only among many hearts."""
+    has_king = float(bool(hand & _rank_bit(1, 13)))
+    ace = float(bool(hand & _rank_bit(1, 14)) and not has_king)
+    short = sum(1 for s in (0, 2, 3) if lengths[s] <= 1)
+    hearts = lengths[1]
+    return (
+        has_king,
+        has_king * max(0, 5 - hearts),
+        has_king * short,
+        ace * max(0, 4 - hearts),
+        float(hearts),
+    )
+
+
+def _no_last_two_features(hand: int) -> tuple[float, ...]:
+    """No Last Two: low cards to keep for the end, high ones to shed."""
     low = _count_ranks(hand, 2, 4)
     return (float(min(low, 3)), float(low), float(_count_ranks(hand, 11, 14)))
 

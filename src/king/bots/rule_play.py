@@ -259,6 +259,73 @@ def _lead_bonus(code: int, card: int, hand: int, unseen: int) -> float:
     return bonus
 
 
+def _safest_three(code: int, hand: int, unseen: int) -> tuple[int, int, float, float, float, int]:
+    """No Last Two: the three cards of ``hand`` safest to keep, by (danger, card id):
+    the first two and the dangers of all three, and how many there are (up to three).
+    Scalars: arrays made at every card cost more than the rest of it."""
+    card0 = card1 = -1
+    danger0 = danger1 = danger2 = 0.0
+    n_safe = 0
+    rest = hand
+    while rest:
+        card = lowest(rest)
+        rest ^= 1 << card
+        danger = _danger(code, card, hand, unseen)
+        # Insert in order; ties keep the lower card first (it comes first).
+        pos = n_safe
+        if pos > 2 and danger < danger2:
+            pos = 2
+        if pos > 1 and danger < danger1:
+            pos = 1
+        if pos > 0 and danger < danger0:
+            pos = 0
+        if pos < 3:
+            if pos <= 1 and n_safe >= 2:
+                danger2 = danger1
+            if pos == 0 and n_safe >= 1:
+                danger1 = danger0
+                card1 = card0
+            if pos == 0:
+                danger0 = danger
+                card0 = card
+            elif pos == 1:
+                danger1 = danger
+                card1 = card
+            else:
+                danger2 = danger
+            n_safe = min(3, n_safe + 1)
+    return card0, card1, danger0, danger1, danger2, n_safe
+
+
+def _kept_dangers(
+    n_safe: int, danger0: float, danger1: float, danger2: float
+) -> tuple[float, float]:
+    """The danger of the two safest cards kept for the last two tricks, and of the
+    three (what is kept when one of the two is played now)."""
+    keep = 0.0
+    keep_more = 0.0
+    if n_safe >= 1:
+        keep += danger0
+        keep_more += danger0
+    if n_safe >= 2:
+        keep += danger1
+        keep_more += danger1
+    if n_safe >= 3:
+        keep_more += danger2
+    return keep, keep_more
+
+
+def _win_chance(
+    card: int, leading: bool, following: bool, win_card: int, unseen: int, voids: int,
+    opp_out: int, me: int, n_later: int,
+) -> float:  # fmt: skip
+    """The chance that ``card`` wins the current trick (none when it cannot follow
+    suit, or follows under the winning card)."""
+    if leading or (following and card >= win_card):
+        return _p_win(card, unseen, voids, opp_out, me, n_later)
+    return 0.0
+
+
 def _play_negative(
     code: int, legal: int, hand: int, unseen: int, voids: int, opp_out: int, me: int,
     n_later: int, trick_mask: int, trick_no: int, led: int, win_card: int,
@@ -269,50 +336,13 @@ def _play_negative(
     unit = UNIT[code]
     pen = PENALTY[code]
     last_two = code == NO_LAST_TWO
-    keep = 0.0
-    keep_more = 0.0
-    # No Last Two: the three cards safest to keep, by (danger, card id), as three
-    # pairs of scalars (arrays made at every card cost more than the rest of it).
+    # No Last Two: the three cards safest to keep.
     card0 = card1 = -1
     danger0 = danger1 = danger2 = 0.0
     n_safe = 0
     if last_two:
-        rest = hand
-        while rest:
-            card = lowest(rest)
-            rest ^= 1 << card
-            danger = _danger(code, card, hand, unseen)
-            # Insert in order; ties keep the lower card first (it comes first).
-            pos = n_safe
-            if pos > 2 and danger < danger2:
-                pos = 2
-            if pos > 1 and danger < danger1:
-                pos = 1
-            if pos > 0 and danger < danger0:
-                pos = 0
-            if pos < 3:
-                if pos <= 1 and n_safe >= 2:
-                    danger2 = danger1
-                if pos == 0 and n_safe >= 1:
-                    danger1 = danger0
-                    card1 = card0
-                if pos == 0:
-                    danger0 = danger
-                    card0 = card
-                elif pos == 1:
-                    danger1 = danger
-                    card1 = card
-                else:
-                    danger2 = danger
-                n_safe = min(3, n_safe + 1)
-        if n_safe >= 1:
-            keep += danger0
-            keep_more += danger0
-        if n_safe >= 2:
-            keep += danger1
-            keep_more += danger1
-        if n_safe >= 3:
-            keep_more += danger2
+        card0, card1, danger0, danger1, danger2, n_safe = _safest_three(code, hand, unseen)
+    keep, keep_more = _kept_dangers(n_safe, danger0, danger1, danger2)
     best = -1
     best_cost = 0.0
     rest = legal
@@ -320,15 +350,9 @@ def _play_negative(
         card = lowest(rest)
         bit = 1 << card
         rest ^= bit
-        if leading:
-            chance = _p_win(card, unseen, voids, opp_out, me, n_later)
-        elif following:
-            if card < win_card:
-                chance = 0.0
-            else:
-                chance = _p_win(card, unseen, voids, opp_out, me, n_later)
-        else:
-            chance = 0.0
+        chance = _win_chance(
+            card, leading, following, win_card, unseen, voids, opp_out, me, n_later
+        )
         if last_two:
             kept = keep
             if n_safe >= 1 and card0 == card:
@@ -403,6 +427,27 @@ def _lead_trumps(
     out = unseen & trumps
     if mine and out and highest(mine) > highest(out) and popcount(mine) * 2 >= popcount(out):
         return highest(mine)
+    best, best_safety = _safest_winner(legal, me, trump, unseen, voids, opp_out)
+    if best >= 0 and best_safety >= 0.5:
+        return best
+    if mine and not out:
+        return highest(mine)
+    side = legal & ~trumps
+    if not side:
+        return lowest(legal) if not out or highest(legal) < highest(out) else highest(legal)
+    if hand & trumps:
+        single = _singleton_loser(side, unseen)
+        if single >= 0:
+            return single
+    return _low_from_longest(side)
+
+
+def _safest_winner(
+    legal: int, me: int, trump: int, unseen: int, voids: int, opp_out: int
+) -> tuple[int, float]:
+    """The side suit top card that no unseen card beats, least likely to be ruffed
+    (-1: none), and the chance that nobody ruffs it."""
+    out = unseen & SUITS[trump]
     best = -1
     best_safety = 0.0
     for suit in range(4):
@@ -423,18 +468,22 @@ def _lead_trumps(
         if safety > best_safety:
             best = top
             best_safety = safety
-    if best >= 0 and best_safety >= 0.5:
-        return best
-    if mine and not out:
-        return highest(mine)
-    side = legal & ~trumps
-    if not side:
-        return lowest(legal) if not out or highest(legal) < highest(out) else highest(legal)
-    if hand & trumps:
-        for suit in range(4):
-            have = side & SUITS[suit]
-            if have and popcount(have) == 1 and unseen & SUITS[suit] & ABOVE[highest(have)]:
-                return highest(have)
+    return best, best_safety
+
+
+def _singleton_loser(side: int, unseen: int) -> int:
+    """A side card alone in its suit that an unseen card beats, to lead so as to ruff
+    that suit later (-1: none)."""
+    for suit in range(4):
+        have = side & SUITS[suit]
+        if have and popcount(have) == 1 and unseen & SUITS[suit] & ABOVE[highest(have)]:
+            return highest(have)
+    return -1
+
+
+def _low_from_longest(side: int) -> int:
+    """The lowest card of the longest suit of ``side`` (of equal lengths, the suit with
+    the higher top card)."""
     longest = 0
     longest_count = -1
     longest_top = -1
@@ -458,42 +507,57 @@ def _play_trumps(
     """Play to win tricks: follow cheaply, ruff cheaply, lead winners."""
     if led < 0:
         return _lead_trumps(legal, hand, me, trump, unseen, voids, opp_out)
+    if legal & SUITS[led]:
+        return _follow_trumps(legal, me, trump, unseen, voids, n_later, led, win)
+    if legal & SUITS[trump]:
+        return _ruff(legal, me, trump, unseen, voids, n_later, led, win)
+    return _trump_discard(legal, hand, trump, unseen)
+
+
+def _follow_trumps(
+    legal: int, me: int, trump: int, unseen: int, voids: int, n_later: int, led: int,
+    win: int,
+) -> int:  # fmt: skip
+    """Follow suit in Trumps: win with the lowest card sure to hold, else play low (or,
+    second to last, high)."""
+    follow = legal & SUITS[led]
+    if led != trump and (int64(1) << win) & SUITS[trump]:
+        return lowest(follow)
+    beats = follow & ABOVE[win]
+    if not beats:
+        return lowest(follow)
+    if n_later == 0:
+        return lowest(beats)
+    out = unseen & SUITS[led]
+    sure = beats & ~((int64(2) << highest(out)) - 1) if out else beats
+    if _ruff_threat(led, trump, unseen, voids, me, n_later):
+        return lowest(follow)
+    if sure:
+        return lowest(sure)
+    if n_later == 1:
+        return highest(beats)
+    return lowest(follow)
+
+
+def _ruff(
+    legal: int, me: int, trump: int, unseen: int, voids: int, n_later: int, led: int,
+    win: int,
+) -> int:  # fmt: skip
+    """Trump a trick led in another suit: the lowest trump that takes it (one sure to
+    hold when a later seat may overruff)."""
     trumps = SUITS[trump]
-    led_mask = SUITS[led]
-    last = n_later == 0
-    win_bit = int64(1) << win
-    follow = legal & led_mask
-    if follow:
-        if led != trump and win_bit & trumps:
-            return lowest(follow)
-        beats = follow & ABOVE[win]
-        if not beats:
-            return lowest(follow)
-        if last:
-            return lowest(beats)
-        out = unseen & led_mask
-        sure = beats & ~((int64(2) << highest(out)) - 1) if out else beats
-        if _ruff_threat(led, trump, unseen, voids, me, n_later):
-            return lowest(follow)
+    ruffs = legal & trumps
+    over = ruffs & ABOVE[win] if (int64(1) << win) & trumps else ruffs
+    if not over:
+        return lowest(ruffs)
+    if n_later == 0:
+        return lowest(over)
+    if _ruff_threat(led, trump, unseen, voids, me, n_later):
+        out = unseen & trumps
+        sure = over & ~((int64(2) << highest(out)) - 1) if out else over
         if sure:
             return lowest(sure)
-        if n_later == 1:
-            return highest(beats)
-        return lowest(follow)
-    ruffs = legal & trumps
-    if ruffs:
-        over = ruffs & ABOVE[win] if win_bit & trumps else ruffs
-        if not over:
-            return lowest(ruffs)
-        if last:
-            return lowest(over)
-        if _ruff_threat(led, trump, unseen, voids, me, n_later):
-            out = unseen & trumps
-            sure = over & ~((int64(2) << highest(out)) - 1) if out else over
-            if sure:
-                return lowest(sure)
-        return lowest(over)
-    return _trump_discard(legal, hand, trump, unseen)
+    return lowest(over)
 
 
 # -- the entry points -----------------------------------------------------------------
@@ -598,11 +662,19 @@ KERNEL = (
     _shed_value,
     _trick_cost,
     _lead_bonus,
+    _safest_three,
+    _kept_dangers,
+    _win_chance,
     _play_negative,
     _ruff_threat,
     _trick_chance,
     _trump_discard,
+    _safest_winner,
+    _singleton_loser,
+    _low_from_longest,
     _lead_trumps,
+    _follow_trumps,
+    _ruff,
     _play_trumps,
     rule_card,
     rule_playout,

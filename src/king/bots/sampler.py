@@ -42,27 +42,49 @@ def not_held(
     """The cards a player cannot have held when it played ``card`` in this situation,
     because holding any of them would have forced another choice.  The branches mirror
     :func:`king.deal.legal_mask`."""
-    bit = 1 << card
-    suit = card // 13
     if led < 0:
-        if contract in (NO_HEARTS, NO_KING) and not played & _HEARTS and suit == 1:
-            return _FULL & ~_HEARTS
-        if (
-            contract == TRUMPS
-            and flags & FLAG_TRUMP_LEAD_AFTER_BREAK
-            and not played & SUIT_MASKS[trump]
-            and suit == trump
-        ):
-            return _FULL & ~SUIT_MASKS[trump]
-        return 0
+        return _not_held_leading(card, played, contract, trump, flags)
     led_mask = SUIT_MASKS[led]
-    if bit & led_mask:
-        if flags & FLAG_FORCED_PENALTY and contract in (NO_QUEENS, NO_BOYS, NO_KING):
-            below_top = (1 << ((trick & led_mask).bit_length() - 1)) - 1
-            forced = led_mask & PENALTY_MASKS[contract] & below_top
-            if not bit & forced:
-                return forced
-        return 0
+    if (1 << card) & led_mask:
+        return _not_held_following(card, trick, led_mask, contract, flags)
+    return _not_held_void(card, trick, led_mask, contract, trump, flags)
+
+
+def _not_held_leading(card: int, played: int, contract: int, trump: int, flags: int) -> int:
+    """Leading a heart before hearts are broken (No Hearts, No King), or a trump before
+    trumps are (with that rule), shows a hand of nothing else."""
+    suit = card // 13
+    if contract in (NO_HEARTS, NO_KING) and not played & _HEARTS and suit == 1:
+        return _FULL & ~_HEARTS
+    if (
+        contract == TRUMPS
+        and flags & FLAG_TRUMP_LEAD_AFTER_BREAK
+        and not played & SUIT_MASKS[trump]
+        and suit == trump
+    ):
+        return _FULL & ~SUIT_MASKS[trump]
+    return 0
+
+
+def _not_held_following(card: int, trick: int, led_mask: int, contract: int, flags: int) -> int:
+    """Following suit with a card other than a forced penalty card shows none of those
+    (the led suit's penalty cards under the trick's top)."""
+    bit = 1 << card
+    if flags & FLAG_FORCED_PENALTY and contract in (NO_QUEENS, NO_BOYS, NO_KING):
+        below_top = (1 << ((trick & led_mask).bit_length() - 1)) - 1
+        forced = led_mask & PENALTY_MASKS[contract] & below_top
+        if not bit & forced:
+            return forced
+    return 0
+
+
+def _not_held_void(
+    card: int, trick: int, led_mask: int, contract: int, trump: int, flags: int
+) -> int:
+    """Not following shows a void in the led suit, and what the player would have had
+    to play instead: a trump (one above the trick's, with overruffing) in Trumps, a
+    penalty card with forced penalty cards."""
+    bit = 1 << card
     out = led_mask
     if contract == TRUMPS:
         trump_mask = SUIT_MASKS[trump]

@@ -96,35 +96,52 @@ def policy(
     penalty = PENALTY[contract]
     if led < 0:
         return _policy_lead_negative(hand, legal_cards, gone, contract, penalty, tricks_done)
+    if (legal_cards & SUITS[led]) != 0:
+        return _policy_follow_negative(
+            legal_cards, trick, led, top, count, contract, penalty, tricks_done
+        )
+    return _policy_discard_negative(hand, legal_cards, gone, contract, penalty)
+
+
+def _policy_follow_negative(
+    legal_cards: int, trick: int, led: int, top: int, count: int, contract: int, penalty: int,
+    tricks_done: int,
+) -> int:  # fmt: skip
+    """Following suit in a negative contract: duck under the top as high as possible,
+    else take the trick with the highest card."""
     follow = legal_cards & SUITS[led]
-    if follow != 0:
-        if top // 13 == led:
-            below = follow & ((np.int64(1) << top) - 1)
-        else:
-            below = follow
-        last_tricks = contract == NO_LAST_TWO and tricks_done >= 11
-        clean = penalty == 0 or (trick & penalty) == 0
-        if (
-            count == 3
-            and contract != NO_TRICKS
-            and not last_tricks
-            and clean
-            and (contract == NO_LAST_TWO or follow & penalty == 0)
-        ):
-            # Last to play to a trick with nothing in it: take it with the highest card.
-            return highest(follow)
-        if below != 0:
-            return highest(below)  # duck as high as possible
-        if count == 3:
-            return highest(follow)  # taking it anyway: shed the highest
-        # Cannot duck and others still to play: play the highest unless it is a
-        # penalty card that someone else might still be forced to take.
-        high = highest(follow)
-        spare = follow & ~penalty
-        if (np.int64(1) << high) & penalty and spare != 0:
-            return highest(spare)
-        return high
-    # Void in the led suit: shed the most dangerous card.
+    if top // 13 == led:
+        below = follow & ((np.int64(1) << top) - 1)
+    else:
+        below = follow
+    last_tricks = contract == NO_LAST_TWO and tricks_done >= 11
+    clean = penalty == 0 or (trick & penalty) == 0
+    if (
+        count == 3
+        and contract != NO_TRICKS
+        and not last_tricks
+        and clean
+        and (contract == NO_LAST_TWO or follow & penalty == 0)
+    ):
+        # Last to play to a trick with nothing in it: take it with the highest card.
+        return highest(follow)
+    if below != 0:
+        return highest(below)  # duck as high as possible
+    if count == 3:
+        return highest(follow)  # taking it anyway: shed the highest
+    # Cannot duck and others still to play: play the highest unless it is a
+    # penalty card that someone else might still be forced to take.
+    high = highest(follow)
+    spare = follow & ~penalty
+    if (np.int64(1) << high) & penalty and spare != 0:
+        return highest(spare)
+    return high
+
+
+def _policy_discard_negative(
+    hand: int, legal_cards: int, gone: int, contract: int, penalty: int
+) -> int:
+    """Void in the led suit in a negative contract: shed the most dangerous card."""
     danger = legal_cards & penalty
     if danger != 0:
         return highest(danger)
@@ -179,45 +196,10 @@ def _policy_trumps(
 ) -> int:
     trump_suit = SUITS[trump]
     if led < 0:
-        # Cash a sure winner (trumps first while others may hold trumps), else lead low
-        # from the longest side suit.
-        trumps = legal_cards & trump_suit
-        if trumps != 0:
-            high = highest(trumps)
-            if _outstanding_above(high, gone) == 0 and (trump_suit & ~gone) != 0:
-                return high
-        for suit in range(4):
-            field = legal_cards & SUITS[suit]
-            if field != 0 and suit != trump:
-                high = highest(field)
-                if _outstanding_above(high, gone) == 0:
-                    return high
-        best = -1
-        best_len = -1
-        for suit in range(4):
-            field = legal_cards & SUITS[suit]
-            if field != 0 and suit != trump:
-                length = popcount(field)
-                if length > best_len:
-                    best_len = length
-                    best = lowest(field)
-        if best >= 0:
-            return best
-        return lowest(legal_cards)
+        return _policy_lead_trumps(legal_cards, gone, trump)
     top_is_trump = top // 13 == trump and led != trump
-    follow = legal_cards & SUITS[led]
-    if follow != 0:
-        if top_is_trump:
-            return lowest(follow)
-        winners = follow & ~((np.int64(2) << top) - 1)
-        if winners == 0:
-            return lowest(follow)
-        if count == 3:
-            return lowest(winners)
-        high = highest(winners)
-        if _outstanding_above(high, gone) == 0:
-            return high
-        return lowest(follow)
+    if (legal_cards & SUITS[led]) != 0:
+        return _policy_follow_trumps(legal_cards, led, top, count, gone, top_is_trump)
     trumps = legal_cards & trump_suit
     if trumps != 0:
         if top_is_trump:
@@ -238,6 +220,53 @@ def _policy_trumps(
                 best_len = length
                 best = lowest(field)
     return best
+
+
+def _policy_lead_trumps(legal_cards: int, gone: int, trump: int) -> int:
+    """Leading in Trumps: cash a sure winner (trumps first while others may hold
+    trumps), else lead low from the longest side suit."""
+    trump_suit = SUITS[trump]
+    trumps = legal_cards & trump_suit
+    if trumps != 0:
+        high = highest(trumps)
+        if _outstanding_above(high, gone) == 0 and (trump_suit & ~gone) != 0:
+            return high
+    for suit in range(4):
+        field = legal_cards & SUITS[suit]
+        if field != 0 and suit != trump:
+            high = highest(field)
+            if _outstanding_above(high, gone) == 0:
+                return high
+    best = -1
+    best_len = -1
+    for suit in range(4):
+        field = legal_cards & SUITS[suit]
+        if field != 0 and suit != trump:
+            length = popcount(field)
+            if length > best_len:
+                best_len = length
+                best = lowest(field)
+    if best >= 0:
+        return best
+    return lowest(legal_cards)
+
+
+def _policy_follow_trumps(
+    legal_cards: int, led: int, top: int, count: int, gone: int, top_is_trump: bool
+) -> int:
+    """Following suit in Trumps: win as cheaply as is sure, else play low."""
+    follow = legal_cards & SUITS[led]
+    if top_is_trump:
+        return lowest(follow)
+    winners = follow & ~((np.int64(2) << top) - 1)
+    if winners == 0:
+        return lowest(follow)
+    if count == 3:
+        return lowest(winners)
+    high = highest(winners)
+    if _outstanding_above(high, gone) == 0:
+        return high
+    return lowest(follow)
 
 
 def policy_move(state: Any, contract: int, trump: int, flags: int) -> int:
@@ -512,30 +541,13 @@ def _enter(
     if stack[depth, S_OVER]:
         return True, stack[depth, S_POINTS + me]
     if stack[depth, S_TRICKS] == 12:  # the last trick: every card is forced
-        last = _copied(stack, depth)
-        while not last[S_OVER]:
-            play(last, lowest(last[last[S_TURN]]), contract, trump, flags)
-        return True, last[S_POINTS + me]
+        return True, _last_trick(stack, depth, me, contract, trump, flags)
     alpha = stack[depth, F_ALPHA]
     beta = stack[depth, F_BETA]
     so_far = stack[depth, S_POINTS + me]
-    # Quick bounds: what is still to be won or lost caps the value either way.
-    left = 13 - stack[depth, S_TRICKS]
-    if contract == TRUMPS:
-        low_bound = so_far
-        high_bound = so_far + 50 * left
-    elif contract == NO_TRICKS:
-        low_bound = so_far - 50 * left
-        high_bound = so_far
-    elif contract == NO_LAST_TWO:
-        low_bound = so_far - 180 * min(left, 2)
-        high_bound = so_far
-    else:
-        remaining = PENALTY[contract] & ~(stack[depth, S_PLAYED] & ~stack[depth, S_TRICK])
-        if remaining == 0:
-            return True, so_far
-        low_bound = so_far + UNIT[contract] * popcount(remaining)
-        high_bound = so_far
+    low_bound, high_bound = _bounds(stack, depth, so_far, contract)
+    if low_bound == high_bound:  # nothing left to win or lose
+        return True, so_far
     if low_bound >= beta:
         return True, low_bound
     if high_bound <= alpha:
@@ -546,36 +558,82 @@ def _enter(
     hinted = -1
     # The table first: most trick starts the search comes back to are settled there.
     if at_start:
-        key = _key(stack, depth, contract)
-        stack[depth, F_KEY] = key
-        slot = _find(table, key)
-        if slot >= 0:
-            data = table[slot, T_DATA]
-            low = NEG_INF
-            if data & BOUND_MASK != NO_LOW:
-                low = (data & BOUND_MASK) - BOUND_ZERO + so_far
-            high = POS_INF
-            if (data >> HIGH_SHIFT) & BOUND_MASK != NO_HIGH:
-                high = ((data >> HIGH_SHIFT) & BOUND_MASK) - BOUND_ZERO + so_far
-            if low >= beta:
-                return True, low
-            if high <= alpha:
-                return True, high
-            if low > alpha:
-                alpha = low
-            if high < beta:
-                beta = high
-            if alpha >= beta:
-                return True, alpha
-            move = ((data >> MOVE_SHIFT) & MOVE_MASK) - 1
-            if move >= 0:
-                hinted = _card_of(stack, depth, move)
+        settled, value, alpha, beta, hinted = _probe(
+            stack, depth, contract, table, so_far, alpha, beta
+        )
+        if settled:
+            return True, value
     if contract != TRUMPS and _takes_no_more(stack, depth, me, contract, flags):
         return True, so_far
     stack[depth, F_ALPHA] = alpha
     stack[depth, F_BETA] = beta
     stack[depth, F_ALPHA0] = alpha
     stack[depth, F_BETA0] = beta
+    _open_moves(stack, depth, me, contract, trump, flags, hinted)
+    return False, 0
+
+
+def _last_trick(stack: Any, depth: int, me: int, contract: int, trump: int, flags: int) -> int:
+    """The value of a position in the last trick, where every card is forced: played
+    out in the row after ``depth``."""
+    last = _copied(stack, depth)
+    while not last[S_OVER]:
+        play(last, lowest(last[last[S_TURN]]), contract, trump, flags)
+    return last[S_POINTS + me]
+
+
+def _bounds(stack: Any, depth: int, so_far: int, contract: int) -> tuple[int, int]:
+    """Quick bounds on the value at ``depth`` (``me`` has ``so_far``): what is still to
+    be won or lost caps it either way.  Equal when nothing is left to lose."""
+    left = 13 - stack[depth, S_TRICKS]
+    if contract == TRUMPS:
+        return so_far, so_far + 50 * left
+    if contract == NO_TRICKS:
+        return so_far - 50 * left, so_far
+    if contract == NO_LAST_TWO:
+        return so_far - 180 * min(left, 2), so_far
+    remaining = PENALTY[contract] & ~(stack[depth, S_PLAYED] & ~stack[depth, S_TRICK])
+    return so_far + UNIT[contract] * popcount(remaining), so_far
+
+
+def _probe(
+    stack: Any, depth: int, contract: int, table: Any, so_far: int, alpha: int, beta: int
+) -> tuple[bool, int, int, int, int]:
+    """Look the trick start at ``depth`` up in the table (its key kept in the frame):
+    settled by its bounds (``True, value``), or the window narrowed by them and the card
+    that was best here last time (-1: none) as ``False, 0, alpha, beta, hinted``."""
+    key = _key(stack, depth, contract)
+    stack[depth, F_KEY] = key
+    slot = _find(table, key)
+    if slot < 0:
+        return False, 0, alpha, beta, -1
+    data = table[slot, T_DATA]
+    low = NEG_INF
+    if data & BOUND_MASK != NO_LOW:
+        low = (data & BOUND_MASK) - BOUND_ZERO + so_far
+    high = POS_INF
+    if (data >> HIGH_SHIFT) & BOUND_MASK != NO_HIGH:
+        high = ((data >> HIGH_SHIFT) & BOUND_MASK) - BOUND_ZERO + so_far
+    if low >= beta:
+        return True, low, alpha, beta, -1
+    if high <= alpha:
+        return True, high, alpha, beta, -1
+    if low > alpha:
+        alpha = low
+    if high < beta:
+        beta = high
+    if alpha >= beta:
+        return True, alpha, alpha, beta, -1
+    move = ((data >> MOVE_SHIFT) & MOVE_MASK) - 1
+    hinted = _card_of(stack, depth, move) if move >= 0 else -1
+    return False, 0, alpha, beta, hinted
+
+
+def _open_moves(
+    stack: Any, depth: int, me: int, contract: int, trump: int, flags: int, hinted: int
+) -> None:
+    """Set up the move loop of the node at ``depth``: its moves (equivalent cards once),
+    whose side it is, and the card to try first."""
     turn = stack[depth, S_TURN]
     trick = stack[depth, S_TRICK]
     played = stack[depth, S_PLAYED]
@@ -606,7 +664,6 @@ def _enter(
         first = -1
     stack[depth, F_FIRST] = first
     stack[depth, F_MOVES] = moves
-    return False, 0
 
 
 def _takes_no_more(stack: Any, depth: int, me: int, contract: int, flags: int) -> bool:
@@ -640,14 +697,8 @@ def _takes_no_more(stack: Any, depth: int, me: int, contract: int, flags: int) -
         against = others & SUITS[suit]
         if held != 0 and against != 0:
             both |= SUITS[suit]
-            if highest(held) > lowest(against):
-                if strict:
-                    return False
-                guarded = held
-                for _ in range(popcount(held) - popcount(against)):
-                    guarded &= ~(np.int64(1) << highest(guarded))
-                if highest(guarded) > lowest(against):
-                    return False
+            if not _stays_under(held, against, strict):
+                return False
     if count == 0:
         if stack[depth, S_LEADER] != me:
             return True
@@ -656,6 +707,20 @@ def _takes_no_more(stack: Any, depth: int, me: int, contract: int, flags: int) -
     if played:
         return True  # not on top: it only sinks as the trick goes on
     return following == 0 or lowest(following) < stack[depth, S_TOP]
+
+
+def _stays_under(held: int, against: int, strict: int) -> bool:
+    """Whether ``me``'s cards of a suit (``held``) never win a trick the others lead in
+    it (``against``, theirs): all of them below the others' lowest when ``strict``, else
+    the ``k`` lowest, ``k`` the fewer of the two sides' cards."""
+    if highest(held) <= lowest(against):
+        return True
+    if strict:
+        return False
+    guarded = held
+    for _ in range(popcount(held) - popcount(against)):
+        guarded &= ~(np.int64(1) << highest(guarded))
+    return highest(guarded) <= lowest(against)
 
 
 def _leave(stack: Any, depth: int, table: Any, nodes: int) -> int:
@@ -736,48 +801,36 @@ def _search(
     value = 0
     entering = True
     while True:
+        # A node is settled on entering it, or closed once its moves are done; either
+        # way its value goes back to its parent, whose moves go on.
+        settled = False
         if entering:
             counter[0] += 1
             settled, value = _enter(stack, depth, me, contract, trump, flags, table)
             if not settled:
                 stack[depth, F_NODES] = counter[0]
-            else:
-                if depth == 0:
-                    return value, rows
-                depth -= 1
-                entering = False
-                _absorb(stack, depth, value)
-                if stack[depth, F_ALPHA] >= stack[depth, F_BETA]:
-                    killers[depth] = stack[depth, F_LAST]
-        # The frame is read and written in place (stack[depth, ...]): a view of its row
-        # would cost two atomic reference counts a node.
-        card = -1
-        if stack[depth, F_ALPHA] < stack[depth, F_BETA]:
-            if stack[depth, F_FIRST] >= 0:
-                card = stack[depth, F_FIRST]
-                stack[depth, F_FIRST] = -1
-            elif stack[depth, F_MOVES] != 0:
-                moves = stack[depth, F_MOVES]
-                killer = killers[depth]
-                if killer >= 0 and moves >> killer & 1:
-                    card = killer
-                elif stack[depth, F_MAX]:
-                    card = seat_move(stack, depth, moves, contract)
-                else:  # the coalition's later cards in card order: cheaper, no more nodes
-                    card = lowest(moves)
-                stack[depth, F_MOVES] = moves & ~(np.int64(1) << card)
-        if card >= 0:
-            stack[depth, F_LAST] = card
-            play(_copied(stack, depth), card, contract, trump, flags)
-            stack[depth + 1, F_ALPHA] = stack[depth, F_ALPHA]
-            stack[depth + 1, F_BETA] = stack[depth, F_BETA]
-            depth += 1
-            entering = True
-            continue
-        value = _leave(stack, depth, table, counter[0])
-        if counter[0] > GROW_AFTER * rows and rows < space.shape[0]:
-            rows = _grow(space, rows)
-            table = space[:rows]
+        if not settled:
+            # The frame is read and written in place (stack[depth, ...]): a view of its
+            # row would cost two atomic reference counts a node.
+            card = -1
+            if stack[depth, F_ALPHA] < stack[depth, F_BETA]:
+                if stack[depth, F_FIRST] >= 0:
+                    card = stack[depth, F_FIRST]
+                    stack[depth, F_FIRST] = -1
+                elif stack[depth, F_MOVES] != 0:
+                    card = _later_card(stack, depth, killers[depth], contract)
+            if card >= 0:
+                stack[depth, F_LAST] = card
+                play(_copied(stack, depth), card, contract, trump, flags)
+                stack[depth + 1, F_ALPHA] = stack[depth, F_ALPHA]
+                stack[depth + 1, F_BETA] = stack[depth, F_BETA]
+                depth += 1
+                entering = True
+                continue
+            value = _leave(stack, depth, table, counter[0])
+            if counter[0] > GROW_AFTER * rows and rows < space.shape[0]:
+                rows = _grow(space, rows)
+                table = space[:rows]
         if depth == 0:
             return value, rows
         depth -= 1
@@ -785,6 +838,24 @@ def _search(
         if stack[depth, F_ALPHA] >= stack[depth, F_BETA]:
             killers[depth] = stack[depth, F_LAST]
         entering = False
+
+
+def _later_card(stack: Any, depth: int, killer: int, contract: int) -> int:
+    """The next of the moves left at ``depth`` (after the first), taken out of them:
+    ``killer`` (the card that last cut the search off at this depth; -1: none) while it
+    is one of them, else for ``me`` :func:`seat_move`, for the others the lowest (the
+    coalition's later cards in card order: cheaper, and no more nodes).  The killer
+    comes as a number: an array given to a helper, even inlined, costs two atomic
+    reference counts a node."""
+    moves = stack[depth, F_MOVES]
+    if killer >= 0 and moves >> killer & 1:
+        card = killer
+    elif stack[depth, F_MAX]:
+        card = seat_move(stack, depth, moves, contract)
+    else:
+        card = lowest(moves)
+    stack[depth, F_MOVES] = moves & ~(np.int64(1) << card)
+    return card
 
 
 def _guess(state: Any, me: int, contract: int, trump: int, flags: int) -> int:
@@ -920,7 +991,13 @@ def enumerate_value(state: Any, me: int, contract: int, trump: int, flags: int) 
 #: cost more than half the time of a node before these were inlined.
 INLINE = (
     _enter,
+    _last_trick,
+    _bounds,
+    _probe,
+    _open_moves,
     _takes_no_more,
+    _stays_under,
+    _later_card,
     _leave,
     _absorb,
     _copied,
@@ -939,7 +1016,11 @@ KERNEL = (
     _outstanding_above,
     policy,
     _policy_lead_negative,
+    _policy_follow_negative,
+    _policy_discard_negative,
     _policy_trumps,
+    _policy_lead_trumps,
+    _policy_follow_trumps,
     policy_move,
     _lowest_rank,
     _highest_rank,
@@ -952,12 +1033,18 @@ KERNEL = (
     _place,
     _relative,
     _card_of,
+    _stays_under,
     _takes_no_more,
+    _last_trick,
+    _bounds,
+    _probe,
+    _open_moves,
     _enter,
     _leave,
     _absorb,
     _copied,
     _grow,
+    _later_card,
     _search,
     _guess,
     _mtdf,
