@@ -51,7 +51,7 @@ from king.bots.position import (
     play,
     popcount,
 )
-from king.cards import SUIT_MASKS
+from king.cards import SUIT_MASKS, Mask, Seat
 from king.rules import (
     NO_BOYS,
     NO_HEARTS,
@@ -110,7 +110,7 @@ FORCED = array(
 # -- what a seat knows ---------------------------------------------------------------
 
 
-def _seat_voids(voids: int, seat: int) -> int:
+def _seat_voids(voids: int, seat: Seat) -> int:
     """The suits ``seat`` has shown void (a bit per suit) out of the packed ``voids``."""
     return (voids >> (4 * seat)) & 15
 
@@ -125,7 +125,7 @@ def _holders(opp_out: int, suit: int) -> int:
     return (opp_out >> (4 * suit)) & 15
 
 
-def _void_chance(voids: int, unseen: int, opp_out: int, seat: int, suit: int) -> float:
+def _void_chance(voids: int, unseen: int, opp_out: int, seat: Seat, suit: int) -> float:
     """How likely ``seat`` holds no card of ``suit`` (1 when it has shown so)."""
     if _seat_voids(voids, seat) >> suit & 1:
         return 1.0
@@ -213,7 +213,7 @@ def _shed_value(code: int, card: int, hand: int, unseen: int) -> float:
 
 def _trick_cost(
     code: int, card: int, unseen: int, voids: int, opp_out: int, me: int, n_later: int,
-    trick_mask: int, trick_no: int, led: int,
+    trick_mask: Mask, trick_no: int, led: int,
 ) -> float:  # fmt: skip
     """What winning the current trick with ``card`` is expected to cost."""
     if code == NO_TRICKS:
@@ -328,7 +328,7 @@ def _win_chance(
 
 def _play_negative(
     code: int, legal: int, hand: int, unseen: int, voids: int, opp_out: int, me: int,
-    n_later: int, trick_mask: int, trick_no: int, led: int, win_card: int,
+    n_later: int, trick_mask: Mask, trick_no: int, led: int, win_card: int,
 ) -> int:  # fmt: skip
     """The legal card with the lowest expected cost in a negative contract."""
     leading = led < 0

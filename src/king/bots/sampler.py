@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from king.cards import SUIT_MASKS
+from king.cards import SUIT_MASKS, Mask
 from king.deal import NO_BOYS, NO_HEARTS, NO_KING, NO_QUEENS, TRUMPS
 from king.errors import KingError
 from king.rules import (
@@ -66,7 +66,7 @@ def _not_held_leading(card: int, played: int, contract: int, trump: int, flags: 
     return 0
 
 
-def _not_held_following(card: int, trick: int, led_mask: int, contract: int, flags: int) -> int:
+def _not_held_following(card: int, trick: int, led_mask: Mask, contract: int, flags: int) -> int:
     """Following suit with a card other than a forced penalty card shows none of those
     (the led suit's penalty cards under the trick's top)."""
     bit = 1 << card
@@ -79,7 +79,7 @@ def _not_held_following(card: int, trick: int, led_mask: int, contract: int, fla
 
 
 def _not_held_void(
-    card: int, trick: int, led_mask: int, contract: int, trump: int, flags: int
+    card: int, trick: int, led_mask: Mask, contract: int, trump: int, flags: int
 ) -> int:
     """Not following shows a void in the led suit, and what the player would have had
     to play instead: a trump (one above the trick's, with overruffing) in Trumps, a
