@@ -74,7 +74,7 @@ class ExternalBot(Bot):
     def _fail(self, what: str) -> NoReturn:
         engine, self._engine = self._engine, None
         if engine is not None:
-            engine.stop()
+            engine.fail(what)  # stops the program and raises, naming it
         raise BotError(self.label, what)
 
     def declare(self, view: SeatView) -> Declaration:

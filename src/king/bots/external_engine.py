@@ -48,7 +48,6 @@ class Engine:
         self.label = label
         self.timeout = timeout
         self.many = False
-        self.games = 0
         self._lines: queue.Queue[object] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=20)
         self._next_id = 0
@@ -94,10 +93,6 @@ class Engine:
     def alive(self) -> bool:
         """Whether the program still runs."""
         return self._process.poll() is None
-
-    @property
-    def pid(self) -> int:
-        return self._process.pid
 
     def next_id(self) -> int:
         """A request number, new for this program (counted across its games)."""
@@ -227,7 +222,6 @@ class EnginePool:
                 engine.timeout = timeout
                 break
             engine.stop()
-        engine.games += 1
         if engine.many:
             engine.send({"type": "game", **game})
         return engine
