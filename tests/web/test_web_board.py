@@ -355,6 +355,7 @@ def test_hints_show_the_engines_values_only_where_the_table_has_them(
     errors = watch_errors(page)
     # Created in the lobby with hints on: everyone at the table is told.
     page.goto(server.url)
+    page.wait_for_selector('body[data-ready="true"]')  # wired: typing is kept
     page.click("#custom-table summary")  # the home screen keeps the form behind it
     page.fill("#create-name", "Ada")
     page.select_option("#seat-1", "bot:random")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, BrowserContext
+from playwright.sync_api import Browser, BrowserContext, Route
 
 from benchmarks.server_process import ServerProcess
 from tests.support.pages import (
@@ -97,6 +97,7 @@ def test_two_people_share_a_table_with_two_bots(browser: Browser, server: Server
     errors = watch_errors(page_a) + watch_errors(page_b)
     # Ada creates the table in the lobby and copies the invite link.
     page_a.goto(f"{server.url}/")
+    page_a.wait_for_selector('body[data-ready="true"]')  # wired: typing is kept
     page_a.click("#custom-table summary")  # the home screen keeps the form behind it
     page_a.fill("#create-name", "Ada")
     page_a.wait_for_selector("#seat-3 option", state="attached")
@@ -264,4 +265,29 @@ def test_a_spectator_sees_the_final_score_sheet_and_the_record(
     assert link == f"/api/tables/{table}/record"
     assert page.locator("#hand .card").count() == 0
     assert not errors, errors
+    page.close()
+
+
+def test_a_name_typed_before_the_page_is_wired_is_kept(
+    browser: Browser, server: ServerProcess
+) -> None:
+    """A loaded phone wires the lobby late; what a person typed meanwhile stays (the
+    page used to put the remembered name, empty the first time, over it)."""
+    page = browser.new_page(viewport=PHONE)
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:  # Playwright wants a function of its own, not a bound method
+        held.append(route)
+
+    page.route("**/api/i18n*", hold)  # the page waits for its words
+    page.goto(f"{server.url}/")
+    page.click("#custom-table summary")
+    page.fill("#create-name", "Ada")
+    assert page.evaluate("document.body.dataset.ready") is None  # not wired yet
+    assert held, "the page asked for its words"
+    for route in held:
+        route.continue_()
+    page.unroute("**/api/i18n*")
+    page.wait_for_selector('body[data-ready="true"]')
+    assert page.input_value("#create-name") == "Ada"
     page.close()

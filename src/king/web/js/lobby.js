@@ -458,7 +458,7 @@ async function main() {
     refresh();
   });
   document.title = t("lobby.title");
-  $("create-name").value = loadName();
+  if (!$("create-name").value) $("create-name").value = loadName(); // never over what was typed
   $("create-form").addEventListener("submit", create);
   $("btn-rules").addEventListener("click", () => showRules(null));
   $("create-rated").addEventListener("change", applyRated);
