@@ -61,6 +61,7 @@ def test_the_local_game_asks_for_a_level_once_and_remembers_it(
         # The lobby offers the levels per seat, the engines under "Advanced".
         page.goto(f"{local}/")
         page.click("#custom-table summary")
+        page.wait_for_selector("#seat-1 option", state="attached")  # built once wired
         options = page.eval_on_selector_all("#seat-1 > option", "os => os.map(o => o.value)")
         assert options == ["human", *(f"bot:{level.name}" for level in LEVELS)]
         assert page.locator("#seat-1 optgroup option[value='bot:search']").count() == 1
