@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -14,6 +15,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+import weakref
 from pathlib import Path
 from types import TracebackType
 
@@ -34,9 +36,9 @@ class ServerProcess:
     """``king serve`` on 127.0.0.1 in a child process, with its output in ``log``.
 
     ``db`` is a SQLite file or a PostgreSQL address; ``log`` defaults to a file beside
-    the SQLite file (or in a new temporary folder).  ``start`` returns once
-    ``/api/health`` answers; ``stop`` asks it to finish (SIGTERM)
-    and ``kill`` ends it at once (SIGKILL), as a crash would.  The port is kept, so a
+    the SQLite file (or in a temporary folder that goes with this object).  ``start``
+    returns once ``/api/health`` answers; ``stop`` asks it to finish (SIGTERM) and
+    ``kill`` ends it at once (SIGKILL), as a crash would.  The port is kept, so a
     restarted server answers at the same address.
     """
 
@@ -57,10 +59,14 @@ class ServerProcess:
     ) -> None:
         self.db = db
         self.port = port if port is not None else free_port()
-        if log is None:
-            folder = db.parent if isinstance(db, Path) else Path(tempfile.mkdtemp("king-log-"))
-            name = db.name if isinstance(db, Path) else "server"
-            log = folder / f"{name}.{self.port}.log"
+        if log is None and isinstance(db, Path):
+            log = db.parent / f"{db.name}.{self.port}.log"
+        elif log is None:
+            folder = Path(tempfile.mkdtemp(prefix="king-log-"))
+            # Gone with this object (or at exit), as a TemporaryDirectory is: the log
+            # outlives a kill and a restart, which read and append to it.
+            weakref.finalize(self, shutil.rmtree, folder, ignore_errors=True)
+            log = folder / f"server.{self.port}.log"
         self.log = log
         self._args = [
             sys.executable,

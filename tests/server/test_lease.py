@@ -10,9 +10,13 @@ import time
 import pytest
 
 from benchmarks.backends import PostgresServer, RedisServer
+from king.server.config import ServerSettings
+from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.relay.lease import LeaseError, LeaseService
 from king.server.store.event_log import StoreFencedError
 from king.server.store.postgres import PostgresEventStore
+from king.server.tables.registry import Registry
+from king.server.tables.table import Table
 
 
 def test_one_owner_at_a_time_and_the_fence_grows(redis_server: RedisServer) -> None:
@@ -79,3 +83,31 @@ def test_an_unreachable_redis_is_one_line() -> None:
         assert "secret" not in str(error)
     with pytest.raises(ValueError, match="no ':'"):
         LeaseService("redis://127.0.0.1:1/0", "a:b")
+
+
+def test_a_table_whose_lease_passed_is_taken_again_and_counted(
+    redis_server: RedisServer, postgres_server: PostgresServer
+) -> None:
+    """A process that finds its own table's lease passed (nobody renewed it) gives it up,
+    counted as ``lease_passed``, and takes it again from the log when nobody else holds it."""
+    address = postgres_server.create_database()
+    store = PostgresEventStore(address, exclusive=False)
+    leases = LeaseService(redis_server.address, "p1", prefix="t3")
+    registry = Registry(store, ServerSettings(db=address, bot_pause=0, lease_seconds=0.2), leases)
+    try:
+        request = CreateTableRequest(seats=[SeatRequest(kind="human")] * 4, seat=None, seed=3)
+        table, _, _ = registry.create(request)
+        time.sleep(0.3)  # nobody renews it here: it passes
+        assert not table.writable
+        again = registry.locate(table.id)
+        assert isinstance(again, Table) and again is not table and again.writable
+        metrics = registry.metrics.registry
+        given_up = metrics.get_sample_value(
+            "king_tables_given_up_total", {"reason": "lease_passed"}
+        )
+        assert given_up == 1
+        assert metrics.get_sample_value("king_takeovers_total") == 1
+    finally:
+        registry.close()
+        leases.close()
+        store.close()

@@ -208,7 +208,7 @@ class Registry:
         if held is not None:  # taken meanwhile (by a connection, or the keeper)
             if held.writable:
                 return held
-            self.forget(held)
+            self.forget(held, "lease_passed")
         floor = self.store.fence(table_id)
         lease = self.leases.acquire(table_id, self.settings.lease_seconds, floor)
         if lease is None:
@@ -240,7 +240,7 @@ class Registry:
         if table is not None:
             if table.writable:
                 return table
-            self.forget(table)  # its lease passed: it may be another's now
+            self.forget(table, "lease_passed")  # it may be another's now
         if not self.store.exists(table_id):
             return None
         if self.stopping:
