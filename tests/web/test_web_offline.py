@@ -250,3 +250,29 @@ def test_one_page_at_a_time_plays_the_saved_game_the_second_waits_and_goes_on(
         second.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=30000)
         second.wait_for_selector("#hand .card")
         assert deal_and_hand(second) == mine
+
+
+def test_learn_king_offline_keeps_a_games_lessons_and_teaches_the_next_game_afresh(
+    phone: BrowserContext, tmp_path: Path
+) -> None:
+    """The offline table's id is always "offline": what a game's lessons showed is kept
+    for that game (a reload does not repeat them), and a new game teaches again."""
+    learn = OFFLINE + "&learn"
+    with ServerProcess(tmp_path / "king.db", bot_pause=0) as server:
+        page = phone.new_page()
+        errors = watch_errors(page)
+        lesson = page.locator("#dlg-lesson[open]")
+        ready(page, server.url, learn)
+        lesson.wait_for(timeout=30000)
+        assert lesson.get_attribute("data-lesson") == "welcome"
+        page.locator("#lesson-skip").tap()
+        ready(page, server.url, learn)  # the same game: skipped stays skipped
+        page.wait_for_selector("#hand .card")
+        page.wait_for_timeout(1000)
+        assert lesson.count() == 0
+        page.goto(f"{server.url}/")  # that game is over (no worker here to save over it)
+        page.evaluate(EDIT_SAVED, {"over": True})
+        ready(page, server.url, learn)  # the next game teaches from the start
+        lesson.wait_for(timeout=30000)
+        assert lesson.get_attribute("data-lesson") == "welcome"
+        assert not errors, errors

@@ -4,8 +4,9 @@
 // each contract's rules when it is first played, the first card they play and the
 // first time a card must follow suit, who takes a trick, what a penalty card costs,
 // and the score after the first deal.  The page waits while a lesson is open; "Skip
-// the lessons" ends them for this game.  What was shown is kept per table, so a reload
-// does not repeat it.
+// the lessons" ends them for this game.  What was shown is kept per game (the table's
+// id and when it was made: the offline table's id is always "offline"), so a reload
+// does not repeat it and the next game teaches afresh.
 
 import { SUIT_SYMBOLS } from "./cards.js";
 import { renderMarkdown } from "./markdown.js";
@@ -17,22 +18,23 @@ const params = new URLSearchParams(window.location.search);
 /** Whether this page teaches (?learn in its address). */
 export const learning = params.has("learn");
 
+/** Where one game's progress is kept: `table` is the table as the server sends it. */
 function storeKey(table) {
-  return `king:learn:${table}`;
+  return `king:learn:${table.id}:${table.created}`;
 }
 
-function load(table) {
+function load(key) {
   try {
-    const saved = JSON.parse(window.localStorage.getItem(storeKey(table)) ?? "{}");
+    const saved = JSON.parse(window.localStorage.getItem(key) ?? "{}");
     return { seen: new Set(Array.isArray(saved.seen) ? saved.seen : []), skipped: saved.skipped === true };
   } catch {
     return { seen: new Set(), skipped: false };
   }
 }
 
-function save(table, progress) {
+function save(key, progress) {
   try {
-    window.localStorage.setItem(storeKey(table), JSON.stringify({ seen: [...progress.seen], skipped: progress.skipped }));
+    window.localStorage.setItem(key, JSON.stringify({ seen: [...progress.seen], skipped: progress.skipped }));
   } catch {
     // private browsing: the lessons may then repeat after a reload
   }
@@ -136,9 +138,9 @@ function show(lesson, shown) {
 
 /** The lessons of one table: `teach` after each state the page has shown. */
 export class Lessons {
-  constructor(table) {
-    this.table = table;
-    this.progress = load(table);
+  constructor() {
+    this.key = null;
+    this.progress = null;
     this.before = null;
   }
 
@@ -146,15 +148,21 @@ export class Lessons {
   async teach(ctx, message) {
     const before = this.before;
     this.before = message;
-    if (this.progress.skipped || ctx.seat === null || !message.view) return;
+    if (ctx.seat === null || !message.view || !ctx.table) return;
+    const key = storeKey(ctx.table);
+    if (key !== this.key) {
+      this.key = key; // the game is known from the welcome on
+      this.progress = load(key);
+    }
+    if (this.progress.skipped) return;
     for (const lesson of lessonsFor(ctx, message, before)) {
       if (this.progress.seen.has(lesson.id)) continue;
       this.progress.seen.add(lesson.id);
-      save(this.table, this.progress);
+      save(key, this.progress);
       const answer = await show(lesson, this.progress.seen.size);
       if (answer === "skip") {
         this.progress.skipped = true;
-        save(this.table, this.progress);
+        save(key, this.progress);
         return;
       }
     }

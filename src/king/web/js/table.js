@@ -62,7 +62,7 @@ const ctx = {
 };
 const queue = [];
 /** Learn King's lessons (a table opened with ?learn), or null. */
-const lessons = learning ? new Lessons(tableId) : null;
+const lessons = learning ? new Lessons() : null;
 let pumping = false;
 let connection = null;
 let toastTimer = null;
@@ -146,21 +146,26 @@ function resendUnanswered(message) {
   return true;
 }
 
+/** This page's query for the next game: the lessons were this game's. */
+function queryAfterThisGame() {
+  const search = new URLSearchParams(window.location.search);
+  search.delete("learn");
+  const query = search.toString();
+  return query ? `?${query}` : "";
+}
+
 /** The same seats, new deals: take this seat at the next table and go there. */
 async function playAgain() {
   if (offline) {
     await connection.newGame();
-    window.location.reload();
+    window.location.assign(`/offline${queryAfterThisGame()}`);
     return;
   }
   if (!ctx.token) return;
   try {
     const claim = await api.again(tableId, ctx.token);
     saveToken(claim.table, claim.token);
-    const search = new URLSearchParams(window.location.search);
-    search.delete("learn"); // the lessons were this game's
-    const query = search.toString();
-    window.location.assign(`/t/${encodeURIComponent(claim.table)}${query ? `?${query}` : ""}`);
+    window.location.assign(`/t/${encodeURIComponent(claim.table)}${queryAfterThisGame()}`);
   } catch (error) {
     toast(error instanceof ApiError ? errorText(error) : String(error));
   }
