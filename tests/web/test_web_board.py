@@ -416,7 +416,8 @@ def test_axe_finds_nothing_serious_on_the_board(
     page = browser.new_page(viewport=viewport)
     errors = watch_errors(page)
     page.goto(f"{server.url}/board?lang={language}")
-    wait_until(page, f"document.documentElement.lang === '{language}'")
+    wait_until(page, f"document.documentElement.lang === '{language}'")  # sent with the page
+    page.wait_for_selector("#lang-select option", state="attached")  # its words are in
     assert serious_violations(page) == []  # the empty board, asking for a file
     page.set_input_files("#board-file", str(path))
     page.wait_for_selector("#board[data-state=shown]")
