@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from king.cards import CardSet
 from king.cli import app as cli_app
+from king.cli.bots import bot_specs
 from king.deal import IllegalMoveError
 from king.game import Game, Phase
 from king.i18n import Translator
@@ -329,6 +330,21 @@ def test_king_play_reports_a_bad_resume_file_without_a_traceback(tmp_path: Path)
     assert result.exit_code == 2
     assert "is not a game record" in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_king_play_takes_one_bot_for_all_three_as_king_does(tmp_path: Path) -> None:
+    assert bot_specs("random", 3, one_for_all=True) == ["random"] * 3
+    assert bot_specs("random, rule,random", 3, one_for_all=True) == ["random", "rule", "random"]
+    runner = CliRunner()
+    bad = tmp_path / "bad.json"
+    bad.write_text("[1, 2]")
+    one = runner.invoke(cli_app, ["play", "--resume", str(bad), "--bots", "random"])
+    assert one.exit_code == 2 and "is not a game record" in one.output  # the bots passed
+    two = runner.invoke(cli_app, ["play", "--bots", "random,rule"])
+    assert two.exit_code == 2
+    assert "--bots needs one bot, or 3 bots separated by commas, not 'random,rule'" in two.output
+    four = runner.invoke(cli_app, ["arena", "--bots", "random", "--deals", "1"])
+    assert four.exit_code == 2 and "--bots needs 4 bots separated by commas" in four.output
 
 
 def test_saved_games_go_to_the_xdg_data_folder(tmp_path: Path) -> None:

@@ -16,13 +16,17 @@ __all__ = ["bot_specs", "with_notice"]
 T = TypeVar("T")
 
 
-def bot_specs(text: str, count: int) -> list[str]:
-    """``count`` comma-separated bot specifications, each checked by building the bot."""
+def bot_specs(text: str, count: int, one_for_all: bool = False) -> list[str]:
+    """``count`` comma-separated bot specifications (or, with ``one_for_all``, one for
+    every seat), each checked by building the bot."""
     from king.bots import BotSpecError
 
     specs = [b.strip() for b in text.split(",")]
+    if one_for_all and len(specs) == 1:
+        specs *= count
     if len(specs) != count or not all(specs):
-        raise fail(f"--bots needs {count} bots separated by commas, not {text!r}", 2)
+        one = "one bot, or " if one_for_all else ""
+        raise fail(f"--bots needs {one}{count} bots separated by commas, not {text!r}", 2)
     try:
         with_notice(lambda: _build_each(specs), specs)
     except BotSpecError as error:

@@ -28,8 +28,9 @@ def play_command(
     bots: Annotated[
         str | None,
         bots_option(
-            f"The three computer players, comma-separated, in seat order after yours: "
-            f"{bot_names()}, or cmd:COMMAND (default: the strongest bot in every seat)."
+            f"The three computer players, comma-separated, in seat order after yours, or "
+            f"one for all three: {bot_names()}, or cmd:COMMAND (default: the strongest bot "
+            f"in every seat)."
         ),
     ] = None,
     rules: Annotated[
@@ -71,7 +72,7 @@ def play_command(
     chosen = None if lang is None else language(lang)
     from king.bots import strongest_bot
 
-    specs = bot_specs(",".join([strongest_bot()] * 3) if bots is None else bots, 3)
+    specs = bot_specs(strongest_bot() if bots is None else bots, 3, one_for_all=True)
     rules_preset = preset(rules or "classic")
     if new and resume is not None:
         raise fail("--new starts a new game and --resume goes on with a saved one: give one", 2)
