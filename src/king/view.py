@@ -25,7 +25,7 @@ from king.rules import (
 )
 
 if TYPE_CHECKING:  # the game is only read here: it builds views, never the reverse
-    from king.game import Game
+    from king.game import Action, Game
 
 __all__ = ["SeatView", "view"]
 
@@ -136,6 +136,14 @@ class SeatView:
     def times_declared(self, contract: Contract) -> int:
         """How often a negative contract has been declared in this game."""
         return dict(self.contract_counts).get(contract, 0)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """What this seat may do now, as :meth:`king.game.Game.legal_actions` gives it
+        when this seat is to act (its declarations, else its cards, in the same order);
+        empty when it is not its turn."""
+        if self.legal_declarations:
+            return self.legal_declarations
+        return tuple(self.legal_cards)
 
     def why_refused(
         self, declaration: Declaration, seat: Seat | None = None

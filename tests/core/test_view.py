@@ -72,6 +72,24 @@ def test_a_view_shows_legal_moves_only_to_the_seat_to_act() -> None:
         assert view.unseen.mask == ((1 << 52) - 1) & ~view.hand.mask
 
 
+def test_a_views_legal_actions_are_the_games_for_the_seat_to_act_only() -> None:
+    """A bot holds only its view: what it may do is what the game would accept from it,
+    in the same order, through a whole random game (declarations and cards)."""
+    rng = random.Random(5)
+    game = Game(Rules.preset("pagat"), seed=5)
+    declared = 0
+    while not game.is_over:
+        to_act = game.to_act
+        for seat in range(4):
+            mine = game.view(seat).legal_actions()
+            assert mine == (game.legal_actions() if seat == to_act else ()), (seat, to_act)
+        assert game.view(None).legal_actions() == ()  # a spectator does nothing
+        declared += isinstance(game.legal_actions()[0], Declaration)
+        random_move(game, rng)
+    assert declared == 20  # every deal's declaration, then its cards
+    assert all(game.view(seat).legal_actions() == () for seat in range(4))
+
+
 def test_voids_follow_from_failures_to_follow() -> None:
     # Seat 1 holds no spades; in Trumps (hearts) it must ruff, so a discard shows a void in
     # hearts as well.
