@@ -1,10 +1,13 @@
 """The table's layout at the eight sizes of the phone tests, in Debian's Chromium: no
 element that carries text overlaps another, the numbers on the table are the summary's
 while it is open, your own seat's points stay on the table sideways, and every dialog
-opens with its title in view (the game over too, with no box scrolling inside it)."""
+opens with its title in view (the game over too, with no box scrolling inside it: as a
+watched game ends, on a phone, and at every size on a finished game, which the page draws
+with the same sheet)."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -12,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page
+from websockets.sync.client import connect
 
 from benchmarks.server_process import ServerProcess
 from tests.support.pages import CHOICES, LEGAL, asked
@@ -143,13 +147,18 @@ def test_a_deal_at_every_size_overlaps_nothing_and_ends_with_the_summary_s_numbe
     page.context.close()
 
 
-@pytest.mark.parametrize("size", sizes())
-def test_the_game_over_opens_at_its_title_and_scrolls_as_one(
-    browser: Browser, server: ServerProcess, size: tuple[int, int]
-) -> None:
-    # Four bots play a whole game while a spectator watches (they move for watchers).
+def bots_game(server: ServerProcess) -> str:
+    """A table of four rule bots (they move for watchers)."""
     body = {"seats": [{"kind": "bot", "bot": "rule"}] * 4, "seat": None, "name": "Ada", "seed": 3}
-    table = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()["table"]
+    table: str = httpx.post(f"{server.url}/api/tables", json=body, timeout=10).json()["table"]
+    return table
+
+
+def game_over_fits(
+    browser: Browser, server: ServerProcess, table: str, size: tuple[int, int]
+) -> None:
+    """Watch the table until its game over opens, and check that it opens at its title
+    with no box scrolling inside it."""
     context = browser.new_context(
         viewport={"width": size[0], "height": size[1]}, reduced_motion="reduce"
     )
@@ -159,6 +168,35 @@ def test_the_game_over_opens_at_its_title_and_scrolls_as_one(
     assert page.evaluate(TITLE_IN_VIEW, "dlg-sheet"), "the game over opens at its title"
     assert page.evaluate(NESTED_SCROLLS, "dlg-sheet") == []
     context.close()
+
+
+@pytest.fixture(scope="module")
+def finished_game(server: ServerProcess) -> str:
+    """A whole game of four bots, played to its end while a client of ours watches."""
+    table = bots_game(server)
+    deadline = time.monotonic() + 120
+    with connect(f"{server.ws_url}/api/tables/{table}/ws") as socket:
+        socket.send(json.dumps({"v": 1, "type": "watch"}))
+        while time.monotonic() < deadline:
+            message = json.loads(socket.recv(timeout=max(0.1, deadline - time.monotonic())))
+            if message.get("type") == "state" and message["view"]["phase"] == "over":
+                return table
+    raise AssertionError("the bots' game did not end within 120 s")
+
+
+def test_a_watched_game_ends_with_its_game_over_open_at_its_title(
+    browser: Browser, server: ServerProcess
+) -> None:
+    # The sheet opens by itself as the last trick is taken, on a phone.
+    game_over_fits(browser, server, bots_game(server), (390, 844))
+
+
+@pytest.mark.parametrize("size", sizes())
+def test_the_game_over_opens_at_its_title_and_scrolls_as_one(
+    browser: Browser, server: ServerProcess, finished_game: str, size: tuple[int, int]
+) -> None:
+    # The same sheet, opened on a finished game (the page draws it as at the end).
+    game_over_fits(browser, server, finished_game, size)
 
 
 @pytest.mark.parametrize("size", sizes())
