@@ -14,12 +14,13 @@ from dataclasses import dataclass
 
 from king.cards import Card, Seat
 from king.deal import IllegalMoveError
+from king.errors import KingError
 from king.game import Action, Game
 from king.phase import Phase
 from king.rules import Declaration
 from king.texts import seat_name
 
-__all__ = ["Refusal", "bot_pause_before", "refusal"]
+__all__ = ["Refusal", "RefusedError", "bot_pause_before", "refusal"]
 
 
 @dataclass(frozen=True)
@@ -30,6 +31,30 @@ class Refusal:
     message: str
     reason: str | None = None
     params: dict[str, str] | None = None
+
+
+class RefusedError(KingError, ValueError):
+    """What either table raises when it refuses a person's request: ``code`` is a stable
+    word, the message a sentence; a move the rules forbid also has the rule's ``reason``
+    code and its ``params`` (the protocol's ``error`` message carries all four)."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        reason: str | None = None,
+        params: dict[str, str] | None = None,
+    ):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.reason = reason
+        self.params = params
+
+    @classmethod
+    def of(cls, refused: Refusal) -> RefusedError:
+        """The error of a :func:`refusal`."""
+        return cls(refused.code, refused.message, refused.reason, refused.params or None)
 
 
 def refusal(game: Game, seat: Seat, action: Action) -> Refusal | None:

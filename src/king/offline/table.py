@@ -26,7 +26,7 @@ from king.offline.saved import SavedGame, SavedGameError, read_saved, write_save
 from king.phase import Phase
 from king.record import distinct_names, dump, replay, to_record
 from king.rules import Contract, Declaration, Rules, RulesError
-from king.table_rules import bot_pause_before, refusal
+from king.table_rules import RefusedError, bot_pause_before, refusal
 
 __all__ = ["OFFLINE_BOTS", "LocalTable", "TABLE_ID", "board_of_saved", "resume"]
 
@@ -198,7 +198,7 @@ class LocalTable:
         kind = request["type"]
         try:
             return self._answer(kind, request)
-        except _Refused as refused:
+        except RefusedError as refused:
             answer = messages.error(
                 refused.code, refused.message, kind, refused.reason, refused.params
             )
@@ -210,21 +210,23 @@ class LocalTable:
         if kind == "hello":
             return self._attach()
         if kind == "watch":
-            raise _Refused("spectator", "an offline table has no spectators")
+            raise RefusedError("spectator", "an offline table has no spectators")
         if not self.attached:
-            raise _Refused("not_joined", "send hello with your seat's token first")
+            raise RefusedError("not_joined", "send hello with your seat's token first")
         if kind == "speed":
             self.speed = request["speed"]
             return [messages.dumps(messages.pace(self.speed, round(self.bot_pause * 1000)))]
         if kind == "hint":
-            raise _Refused("hints_off", "hints need the server's engine: an offline table has none")
+            raise RefusedError(
+                "hints_off", "hints need the server's engine: an offline table has none"
+            )
         if kind == "react":
-            raise _Refused("no_friends", "reactions are for a table of friends")
+            raise RefusedError("no_friends", "reactions are for a table of friends")
         return self._act(self.seat, _action(request))
 
     def _attach(self) -> list[str]:
         if self.attached:
-            raise _Refused("already_joined", "this connection has already joined the table")
+            raise RefusedError("already_joined", "this connection has already joined the table")
         self.attached = True
         welcome = messages.welcome(
             "player", self.seat, self.info(), round(self.bot_pause * 1000), AWAY_AFTER, self.speed
@@ -241,10 +243,10 @@ class LocalTable:
 
     def _act(self, seat: Seat, action: Action) -> list[str]:
         if self.game.is_over:
-            raise _Refused("game_over", "the game is over")
+            raise RefusedError("game_over", "the game is over")
         refused = refusal(self.game, seat, action)
         if refused is not None:
-            raise _Refused(refused.code, refused.message, refused.reason, refused.params)
+            raise RefusedError.of(refused)
         happened = self._make(seat, action)
         if not self.attached:
             return []  # nobody to tell: the page hears where the game stands on hello
@@ -290,21 +292,6 @@ class LocalTable:
         return self._act(seat, bot.act(self.game.view(seat)))
 
 
-class _Refused(Exception):
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        reason: str | None = None,
-        params: dict[str, str] | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.reason = reason
-        self.params = params
-
-
 def _action(request: Message) -> Action:
     try:
         if request["type"] == "declare":
@@ -314,7 +301,7 @@ def _action(request: Message) -> Action:
             )
         return Card.parse(request["card"])
     except (RulesError, CardParseError) as error:
-        raise _Refused("invalid", str(error)) from None
+        raise RefusedError("invalid", str(error)) from None
 
 
 def resume(text: str) -> tuple[LocalTable | None, str | None, str | None]:

@@ -547,7 +547,7 @@ class Table:
             raise ActionError("closed", "this table was closed after a long time without play")
         refused = refusal(self.game, seat, action)
         if refused is not None:
-            raise ActionError(refused.code, refused.message, refused.reason, refused.params or None)
+            raise ActionError.of(refused)
         try:
             event = self._move(seat, action)
         except StoreFencedError:
