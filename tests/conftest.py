@@ -8,8 +8,10 @@ from __future__ import annotations
 import fcntl
 import itertools
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -49,9 +51,37 @@ _FILE_ORDER = {"web/test_web_board.py": 6, "web/test_board_rough_edges.py": 6}
 _WARMING = pytest.StashKey[subprocess.Popen[bytes]]()
 
 
+#: The folders of a person's own data that a run replaces with its own: nothing a test
+#: does may read or write the person's saved games, settings, caches or databases.
+OWN_FOLDERS = {
+    "HOME": "",
+    "XDG_DATA_HOME": ".local/share",
+    "XDG_CONFIG_HOME": ".config",
+    "XDG_CACHE_HOME": ".cache",
+    "XDG_STATE_HOME": ".local/state",
+}
+_OWN_HOME = pytest.StashKey[Path]()
+
+
+def _own_home(config: pytest.Config) -> None:
+    """Give the run a HOME and XDG folders of its own, in a temporary folder removed at
+    its end (the xdist workers inherit them).  The person's ``king play`` game, ``king``
+    database and settings are then out of every test's reach, whatever it calls."""
+    home = Path(tempfile.mkdtemp(prefix="king-test-home-"))
+    config.stash[_OWN_HOME] = home
+    for name, below in OWN_FOLDERS.items():
+        folder = home / below
+        folder.mkdir(parents=True, exist_ok=True)
+        os.environ[name] = str(folder)
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """The run's first process (not an xdist worker) starts compiling the search bot."""
-    if hasattr(config, "workerinput") or config.option.collectonly:
+    """The run's first process (not an xdist worker) gives the run a home of its own and
+    starts compiling the search bot."""
+    if hasattr(config, "workerinput"):
+        return
+    _own_home(config)
+    if config.option.collectonly or os.environ.get("KING_TEST_NO_WARM"):
         return
     config.stash[_WARMING] = subprocess.Popen(
         [sys.executable, "-m", "tests.support.warm"],
@@ -62,7 +92,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Stop the compiling if the run ended first (what it cached stays cached)."""
+    """Stop the compiling if the run ended first (what it cached stays cached), and
+    remove the run's home."""
+    home = config.stash.get(_OWN_HOME, None)
+    if home is not None:
+        shutil.rmtree(home, ignore_errors=True)
     warming = config.stash.get(_WARMING, None)
     if warming is None:
         return

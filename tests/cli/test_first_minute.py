@@ -14,8 +14,9 @@ import httpx
 import pytest
 from playwright.sync_api import Browser
 
+from benchmarks.server_process import free_port
 from king.server.engine.preparing import Preparation
-from tests.cli.test_lan import free_port, local_king
+from tests.support.services import local_king
 
 
 @pytest.mark.slow

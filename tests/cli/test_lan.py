@@ -6,13 +6,9 @@ the server is reachable at; the local game keeps its port from day to day."""
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -21,9 +17,9 @@ import pytest
 import zxingcpp
 from playwright.sync_api import Browser
 
-from benchmarks.server_process import ServerProcess
+from benchmarks.server_process import ServerProcess, free_port
 from king.server.run import LOCAL_PORT
-from tests.support.services import stop
+from tests.support.services import local_king
 
 #: Blocks are light modules (the code reads on a dark terminal); each line is two rows.
 _HALVES = {"█": (255, 255), " ": (0, 0), "▀": (255, 0), "▄": (0, 255)}
@@ -40,44 +36,6 @@ def read_terminal_qr(lines: list[str]) -> str:
     found = zxingcpp.read_barcodes(image)
     assert len(found) == 1, "one QR code"
     return str(found[0].text)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@contextmanager
-def local_king(
-    tmp_path: Path, *args: str, env: dict[str, str] | None = None, bots: bool = True
-) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
-    """``king ARGS`` (no browser, its own database) until it says how it stops; with
-    ``rule`` bots unless ``--bots`` is given or ``bots`` is false (its own default)."""
-    command = [sys.executable, "-m", "king", "--no-browser", "--db", str(tmp_path / "k.db")]
-    chosen = ["--bots", "rule,rule,rule"] if bots and "--bots" not in args else []
-    process = subprocess.Popen(
-        [*command, *chosen, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, **(env or {})},
-    )
-    timer = threading.Timer(90, process.kill)
-    timer.start()
-    assert process.stdout is not None
-    lines: list[str] = []
-    for line in process.stdout:
-        lines.append(line.rstrip("\n"))
-        if "Ctrl-C stops" in line:
-            break
-    timer.cancel()
-    try:
-        assert lines and "Ctrl-C stops" in lines[-1], "\n".join(lines)
-        yield process, lines
-    finally:
-        stop(process)
 
 
 def test_king_lan_shows_a_phone_the_address_it_chose_as_text_and_as_qr_codes(

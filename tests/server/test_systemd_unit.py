@@ -17,7 +17,6 @@ import shlex
 import shutil
 import signal
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -30,6 +29,7 @@ import pytest
 
 from benchmarks.server_process import free_port
 from tests.support.documented import documented_block, need
+from tests.support.service_python import ServicePython, service_python
 
 SETPRIV = Path("/usr/bin/setpriv")
 #: The stand-in for the documented ``king`` user: a system user with no home.
@@ -49,6 +49,9 @@ def folder() -> Iterator[Path]:
     need(SETPRIV, "util-linux")
     path = Path(tempfile.mkdtemp(prefix="king-systemd-"))
     path.chmod(0o755)
+    # /opt/king/venv: king and what it needs where the user may read them, wherever
+    # this checkout and its environment are (a folder of mode 700 included).
+    service_python(path / "opt" / "king" / "venv")
     yield path
     shutil.rmtree(path, ignore_errors=True)
 
@@ -102,16 +105,18 @@ def made_like_systemd(folder: Path, database: str, port: int, user: pwd.struct_p
 def service_command(
     service: dict[str, list[str]], folder: Path, user: pwd.struct_passwd, numba: bool = True
 ) -> tuple[list[str], dict[str, str]]:
-    """The unit's ExecStart as ``user`` (this venv's king for /opt/king/venv's), and the
-    environment systemd would give it: its own and the unit's Environment= lines
-    (without NUMBA_CACHE_DIR when ``numba`` is False)."""
+    """The unit's ExecStart as ``user`` (king from the environment the fixture linked
+    under /opt/king/venv), and the environment systemd would give it: its own and the
+    unit's Environment= lines (without NUMBA_CACHE_DIR when ``numba`` is False)."""
 
     def placed(text: str) -> str:
         for documented in ("/etc/king", "/var/cache/king"):
             text = text.replace(documented, str(folder) + documented)
         return text
 
+    python = ServicePython.at(folder / "opt" / "king" / "venv")
     env = {
+        **python.env(),
         "PATH": SYSTEMD_PATH,
         "HOME": user.pw_dir,
         "USER": user.pw_name,
@@ -128,7 +133,7 @@ def service_command(
     # Python itself (not the venv's king script) is what setpriv starts: a script's
     # interpreter line may point into a folder the service's user cannot enter.
     switch = [str(SETPRIV), f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups"]
-    return [*switch, sys.executable, "-m", "king", *words[1:]], env
+    return [*switch, str(python.executable), "-m", "king", *words[1:]], env
 
 
 def start(command: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], list[str]]:

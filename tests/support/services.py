@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -170,3 +171,34 @@ def stop(process: subprocess.Popen[str]) -> int:
 
 
 LEASE = 1.5  # the server's default
+
+
+@contextmanager
+def local_king(
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None, bots: bool = True
+) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
+    """``king ARGS`` (no browser, its own database) until it says how it stops; with
+    ``rule`` bots unless ``--bots`` is given or ``bots`` is false (its own default)."""
+    command = [sys.executable, "-m", "king", "--no-browser", "--db", str(tmp_path / "k.db")]
+    chosen = ["--bots", "rule,rule,rule"] if bots and "--bots" not in args else []
+    process = subprocess.Popen(
+        [*command, *chosen, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    timer = threading.Timer(90, process.kill)
+    timer.start()
+    assert process.stdout is not None
+    lines: list[str] = []
+    for line in process.stdout:
+        lines.append(line.rstrip("\n"))
+        if "Ctrl-C stops" in line:
+            break
+    timer.cancel()
+    try:
+        assert lines and "Ctrl-C stops" in lines[-1], "\n".join(lines)
+        yield process, lines
+    finally:
+        stop(process)

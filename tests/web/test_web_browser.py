@@ -291,3 +291,39 @@ def test_a_name_typed_before_the_page_is_wired_is_kept(
     page.wait_for_selector('body[data-ready="true"]')
     assert page.input_value("#create-name") == "Ada"
     page.close()
+
+
+#: A page script that tries to reach another server (a WebSocket and a fetch) and
+#: reports what the content security policy did with each.
+REACH_ELSEWHERE = """async (port) => {
+  const blocked = [];
+  document.addEventListener("securitypolicyviolation", (event) => {
+    blocked.push([event.effectiveDirective, event.blockedURI]);
+  });
+  let thrown = null;
+  try {
+    new WebSocket(`ws://127.0.0.1:${port}/api/tables/x/ws`);
+  } catch (error) {
+    thrown = String(error);
+  }
+  await fetch(`http://127.0.0.1:${port}/api/live`).catch(() => null);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return { blocked, thrown };
+}"""
+
+
+def test_a_page_talks_to_its_own_server_only(browser: Browser, server: ServerProcess) -> None:
+    """``connect-src 'self'``: the table's own WebSocket works, and a script that tries
+    another origin (here the same machine at another port) is stopped by the browser."""
+    claim = create(server, ["human", "random", "random", "random"], seed=9)
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    page.goto(f"{server.url}/t/{claim['table']}#token={claim['token']}")
+    page.wait_for_selector("#hand .card")  # its own socket: connected and playing
+    elsewhere = server.port + 1 if server.port < 65535 else server.port - 1
+    found = page.evaluate(REACH_ELSEWHERE, elsewhere)
+    assert sorted(found["blocked"]) == [
+        ["connect-src", f"http://127.0.0.1:{elsewhere}/api/live"],
+        ["connect-src", f"ws://127.0.0.1:{elsewhere}/api/tables/x/ws"],
+    ], found
+    context.close()

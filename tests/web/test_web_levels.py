@@ -10,11 +10,11 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Browser, Page
 
-from benchmarks.server_process import ServerProcess
+from benchmarks.server_process import ServerProcess, free_port
 from king.bots.levels import LEVELS
 from king.server.people.ratings import LEVEL_OVER_RULE
-from tests.cli.test_lan import free_port, local_king
 from tests.support.pages import PHONE, watch_errors
+from tests.support.services import local_king
 from tests.web.test_web_accounts import sign
 
 BOTS_NAMED = """(prefix) => {

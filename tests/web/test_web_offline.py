@@ -7,17 +7,21 @@ and bots."""
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack
 from pathlib import Path
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from benchmarks.server_process import ServerProcess
+from king.server.http.offline import WEB_DIR
+from tests.support.altering_proxy import AlteringProxy
 from tests.support.games import play_record_again
 from tests.support.pages import CHOICES, LEGAL, asked, hand, serious_violations, watch_errors
 from tests.support.services import run_king
@@ -276,3 +280,85 @@ def test_learn_king_offline_keeps_a_games_lessons_and_teaches_the_next_game_afre
         lesson.wait_for(timeout=30000)
         assert lesson.get_attribute("data-lesson") == "welcome"
         assert not errors, errors
+
+
+#: Ask the service worker to keep the large files; what it answered (``kept`` or why not).
+KEEP = """() => new Promise(async (resolve) => {
+  const registration = await navigator.serviceWorker.ready;
+  navigator.serviceWorker.addEventListener("message", (event) => {
+    if (event.data.type === "kept") resolve("kept");
+    if (event.data.type === "keep-failed") resolve(event.data.error);
+  });
+  registration.active.postMessage({ type: "keep-offline" });
+})"""
+#: The text (as bytes, base64) a cache keeps for an address, or null.
+KEPT = """async ([name, url]) => {
+  const found = await (await caches.open(name)).match(url);
+  if (!found) return null;
+  const bytes = new Uint8Array(await found.arrayBuffer());
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text);
+}"""
+#: Put a damaged copy of a file in a cache, as a broken disk or an older script might.
+DAMAGE = """async ([name, url]) => {
+  await (await caches.open(name)).put(url, new Response("not the file"));
+}"""
+
+
+def test_only_the_files_the_build_ships_are_kept_and_served_offline(
+    browser: Browser, tmp_path: Path
+) -> None:
+    """A file altered on its way (plain http) is fetched once more and kept only when it
+    is the shipped file; one that stays wrong is refused; a damaged copy in the cache is
+    never served: the server's is fetched and kept in its place."""
+    shipped = server_files()
+    with (
+        ServerProcess(tmp_path / "king.db", bot_pause=0) as server,
+        AlteringProxy(server.port) as proxy,
+    ):
+        build = httpx.get(f"{server.url}/offline/manifest.json", timeout=10).json()["build"]
+        shell, large = f"king-shell-{build}", f"king-offline-{build}"
+        script, loader, stdlib = (
+            "/static/js/board.js",  # a file the lobby itself does not load
+            "/static/pyodide/pyodide.mjs",  # kept before the standard library
+            "/static/pyodide/python_stdlib.zip",
+        )
+        proxy.alter(script)  # once: the second answer is the file
+        context = browser.new_context(viewport={"width": 390, "height": 844})
+        page = context.new_page()
+        page.goto(f"{proxy.url}/")
+        page.evaluate("async () => { await navigator.serviceWorker.ready; }")
+        assert kept(page, shell, script) == shipped[script]
+        assert proxy.seen[script] == 2  # the altered answer was fetched again
+
+        proxy.alter(loader)
+        proxy.alter(stdlib, times=2)  # wrong twice: refused, never kept
+        refused = page.evaluate(KEEP)
+        assert refused == f"{stdlib}: not the file this version of King ships", refused
+        assert kept(page, large, loader) == shipped[loader]
+        assert proxy.seen[loader] == 2
+        assert kept(page, large, stdlib) is None
+        assert page.evaluate(KEEP) == "kept"  # asked again: fetched again, and kept
+        assert kept(page, large, stdlib) == shipped[stdlib]
+
+        lock = "/static/pyodide/pyodide-lock.json"
+        page.evaluate(DAMAGE, [large, lock])
+        served = page.evaluate(f"async () => (await fetch('{lock}')).text()")
+        assert served.encode() == shipped[lock]
+        assert kept(page, large, lock) == shipped[lock]  # the damaged copy replaced
+        context.close()
+
+
+def kept(page: Page, cache: str, url: str) -> bytes | None:
+    found = page.evaluate(KEPT, [cache, url])
+    return None if found is None else base64.b64decode(found)
+
+
+def server_files() -> dict[str, bytes]:
+    """The shipped files by their addresses, as the package holds them."""
+    return {
+        f"/static/{path.relative_to(WEB_DIR).as_posix()}": path.read_bytes()
+        for path in WEB_DIR.rglob("*")
+        if path.is_file()
+    }

@@ -45,9 +45,6 @@ class ServerSettings:
     #: Seconds without a move or a connection after which an unfinished table is closed
     #: (its events are kept and its record can be downloaded); None: never.
     idle_close: float | None = 7200.0
-    #: Only the owner reaches this server (the local game): bots that read files, such
-    #: as ``policy:file=…``, may be seated.
-    trusted: bool = False
     #: The Redis that server processes sharing one PostgreSQL database meet in (None:
     #: this process serves its tables alone).
     redis: str | None = None
@@ -138,8 +135,8 @@ class ServerSettings:
             split_address(self.metrics)  # raises for a bad address
 
     def unbounded(self) -> ServerSettings:
-        """These settings without the limits on visitors, for a server only its owner
-        uses (the local game of ``king``): every bot but external programs may sit."""
+        """These settings without the limits on visitors: the local game's owner's
+        (:class:`king.server.access.Access`)."""
         return replace(
             self,
             max_bot_seconds=None,
@@ -148,7 +145,6 @@ class ServerSettings:
             max_bot_exact=None,
             tables_per_address=None,
             idle_close=None,
-            trusted=True,
         )
 
 

@@ -313,8 +313,9 @@ def run_local(
     with ``new``).  ``hints`` lets a new game's person ask the engine for hints.
     ``asked`` names the options the person gave for a new game (``--bots``, …): when the
     saved game goes on instead, they are told that those options wait for ``--new``."""
-    # Only its owner reaches it: no limits on visitors, and every request is theirs.
-    settings = replace(settings.unbounded(), local_player=LOCAL_NAME)
+    # Its owner's requests (from this machine) are theirs, unlimited; everyone else's,
+    # a phone on the home network's included, are a visitor's (king.server.access).
+    settings = replace(settings, local_player=LOCAL_NAME)
     if not isinstance(settings.db, Path):
         raise ServeError(
             "the local game keeps its games in a SQLite file; a postgresql:// database "

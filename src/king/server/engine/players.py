@@ -28,6 +28,7 @@ from king.bots import (
 from king.cards import Card
 from king.game import Action
 from king.rules import Declaration
+from king.server.access import Access
 from king.server.config import ServerSettings
 from king.view import SeatView
 
@@ -62,16 +63,16 @@ class BotLimitError(BotSpecError):
         self.limit = limit
 
 
-def check_bot_spec(spec: str, settings: ServerSettings | None = None) -> str:
-    """The bot spec, checked: a registered bot (with its options).  For a visitor's
-    table (``settings`` of a server that others reach) only the bots that read no files
-    are allowed, asking for no more than ``settings`` allow (:class:`BotLimitError` names
-    the limit); with no settings, or ``trusted`` ones, the server's owner is asking.
-    External programs (``cmd:…``) are always refused: a table never starts a process."""
+def check_bot_spec(spec: str, access: Access | None = None) -> str:
+    """The bot spec, checked: a registered bot (with its options), asking for no more
+    than ``access`` allows (:class:`BotLimitError` names the limit).  A visitor may seat
+    only the bots that read no file, refused before anything looks at the disk; with no
+    ``access`` the owner asks (the command line).  External programs (``cmd:…``) are
+    always refused: a table never starts a process."""
     name, options = parse_spec(spec)
     if isinstance(options, str):
         raise BotSpecError("a table cannot run external programs ('cmd:' bots)")
-    visitor = settings is not None and not settings.trusted
+    visitor = access is not None and not access.reads_files
     if visitor and "file" in options:
         raise BotSpecError(f"a table cannot seat a bot that reads a file: {spec.strip()!r}")
     known = [info.name for info in (table_bots() if visitor else available_bots())]
@@ -85,8 +86,8 @@ def check_bot_spec(spec: str, settings: ServerSettings | None = None) -> str:
         demand = bot.demand()
     finally:
         bot.close()
-    if settings is not None:
-        _check_demand(spec.strip(), demand, settings)
+    if access is not None:
+        _check_demand(spec.strip(), demand, access.limits)
     return spec.strip()
 
 

@@ -18,6 +18,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request, Response
 
+from king.server.access import is_owner
 from king.server.http.errors import Refused
 from king.server.http.services import Services, services
 from king.server.people.accounts import Account
@@ -47,8 +48,6 @@ _COOKIE_SECONDS = 60 * 86400
 _DEVICE_SECONDS = 400 * 86400
 #: The port a browser leaves out of an address, by its scheme.
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-#: The addresses of this machine itself: only they are the local ``king``'s person.
-_THIS_MACHINE = ("127.0.0.1", "::1")
 
 
 def address_of(request: Request) -> str | None:
@@ -89,7 +88,7 @@ def current_account(
     requests from this machine (a phone on the home network, ``king --lan``, comes as a
     visitor, and plays as a guest)."""
     local = parts.settings.local_player
-    if local is not None and address_of(request) in _THIS_MACHINE:
+    if local is not None and is_owner(parts.settings, address_of(request)):
         return parts.people.accounts.local(local)
     token = request.cookies.get(SESSION_COOKIE)
     return parts.people.accounts.session(token) if token else None

@@ -22,6 +22,7 @@ __all__ = [
     "OFFLINE_MODULES",
     "build",
     "bundle",
+    "integrity",
     "manifest",
     "service_worker",
 ]
@@ -114,9 +115,23 @@ def build() -> str:
     return digest.hexdigest()[:16]
 
 
+@cache
+def integrity() -> dict[str, str]:
+    """The SHA-256 (hex) of every file the package ships that a browser keeps, by its
+    address: the pages' small files, Pyodide's and the game's Python.  The service
+    worker keeps a copy only if it is that file (the pages and the catalogs, which the
+    server writes for each language, are not shipped files)."""
+    files = {f"/static/{p.relative_to(WEB_DIR).as_posix()}": p for p in _shell_files()}
+    files |= {f"/static/pyodide/{name}": WEB_DIR / "pyodide" / name for name in RUNTIME}
+    digests = {url: hashlib.sha256(path.read_bytes()).hexdigest() for url, path in files.items()}
+    digests[f"/offline/king-{build()}.zip"] = hashlib.sha256(bundle()).hexdigest()
+    return digests
+
+
 def manifest(languages: list[str]) -> dict[str, object]:
     """What a browser keeps to play offline: the small files (kept on the first visit)
-    and the large ones (kept when the person asks), with the build they belong to."""
+    and the large ones (kept when the person asks), with the build they belong to and
+    each shipped file's digest."""
     shell = [f"/static/{p.relative_to(WEB_DIR).as_posix()}" for p in _shell_files()]
     strings = [f"/api/i18n?lang={code}" for code in languages]
     large = [f"/static/pyodide/{name}" for name in RUNTIME]
@@ -128,6 +143,7 @@ def manifest(languages: list[str]) -> dict[str, object]:
         "large": large,
         "large_bytes": size,
         "bundle": f"/offline/king-{build()}.zip",
+        "integrity": integrity(),
     }
 
 

@@ -28,7 +28,7 @@ WEB_DIR = Path(str(resources.files("king") / "web"))
 _CSP = (
     "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
     "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
-    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'"
+    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
 )
 
 router = APIRouter()

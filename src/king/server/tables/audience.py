@@ -16,7 +16,8 @@ from king.server.tables.messages import state_message
 
 __all__ = ["REACTION_GAP", "Audience", "Client"]
 
-#: The shortest time between two quick reactions from one connection, in seconds.
+#: The shortest time between two quick reactions from one seat, or one person, in
+#: seconds (however many connections they open).
 REACTION_GAP = 1.0
 
 
@@ -41,8 +42,9 @@ class Audience:
         self._clients: dict[Client, int | None] = {}
         #: The bot speed each connection asked for (those that said nothing: normal).
         self._speeds: dict[Client, Speed] = {}
-        #: When each connection last sent a quick reaction (``time.monotonic``).
-        self._reacted: dict[Client, float] = {}
+        #: When each seat (an int) and each person (their account's id) last reacted
+        #: (``time.monotonic``).
+        self._reacted: dict[int | str, float] = {}
 
     # -- who is here ------------------------------------------------------------------
 
@@ -59,7 +61,6 @@ class Audience:
         """Forget ``client`` (attached) and what it asked for; returns its seat."""
         seat = self._clients.pop(client)
         self._speeds.pop(client, None)
-        self._reacted.pop(client, None)
         return seat
 
     def is_attached(self, client: Client) -> bool:
@@ -126,19 +127,22 @@ class Audience:
 
     # -- telling everyone -------------------------------------------------------------
 
-    def react(self, client: Client, seat: Seat, phrase: str, *, among_friends: bool) -> None:
+    def react(self, seat: Seat, person: str | None, phrase: str, *, among_friends: bool) -> None:
         """Show everyone a person's quick reaction (one of the fixed
-        :data:`~king.messages.REACTIONS`), at most one a second per connection, and only
-        ``among_friends`` (a table of two people or more)."""
+        :data:`~king.messages.REACTIONS`), at most one a second from a seat and from a
+        ``person`` (their account, which may hold two seats), whatever the number of
+        sockets they send it on, and only ``among_friends`` (two people or more)."""
         if phrase not in messages.REACTIONS:
             known = ", ".join(messages.REACTIONS)
             raise ActionError("invalid", f"phrase: one of {known}, not {phrase[:20]!r}")
         if not among_friends:
             raise ActionError("no_friends", "reactions are for a table of friends")
         now = time.monotonic()
-        if now - self._reacted.get(client, -1e9) < REACTION_GAP:
+        senders: list[int | str] = [seat] if person is None else [seat, person]
+        if any(now - self._reacted.get(sender, -1e9) < REACTION_GAP for sender in senders):
             raise ActionError("too_fast", "one reaction a second: wait a moment")
-        self._reacted[client] = now
+        for sender in senders:
+            self._reacted[sender] = now
         self.tell_all(messages.dumps(messages.reaction(seat, phrase)))
 
     def tell_all(self, text: str) -> None:

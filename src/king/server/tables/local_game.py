@@ -13,6 +13,7 @@ from typing import Any
 from king.bots.levels import level_of
 from king.jsontext import loads
 from king.rules import Rules
+from king.server.access import Access
 from king.server.people.service import rated_refusal
 from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.store.event_log import StoreError
@@ -98,7 +99,9 @@ def local_table(
         return previous[0].id, previous[1], True
     people = registry.people
     account = people.accounts.local(LOCAL_NAME) if people is not None else None
-    table, _, new_token = registry.create(local_request(bots, rules, hints), account=account)
+    request = local_request(bots, rules, hints)
+    owners = Access.owners(registry.settings)
+    table, _, new_token = registry.create(request, account=account, access=owners)
     assert new_token is not None
     write_note(saved, {**(read_note(saved) or {}), "table": table.id, "token": new_token})
     if previous is not None:

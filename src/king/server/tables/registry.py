@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 from king.bots import BotSpecError
 from king.rules import Rules, RulesError
+from king.server.access import Access
 from king.server.config import ServerSettings
 from king.server.engine.players import BotLimitError, BotRunner, check_bot_spec
 from king.server.metrics import GiveUp, Metrics
@@ -54,8 +55,9 @@ class Elsewhere:
     owner: str
 
 
-def _seats(request: CreateTableRequest, settings: ServerSettings) -> list[tuple[Kind, str | None]]:
-    """The seats a new table asks for, checked (a bot's spec against the limits)."""
+def _seats(request: CreateTableRequest, access: Access) -> list[tuple[Kind, str | None]]:
+    """The seats a new table asks for, checked (a bot's spec against what ``access``
+    allows)."""
     seats: list[tuple[Kind, str | None]] = []
     for number, wanted in enumerate(request.seats):
         if wanted.kind == "human":
@@ -66,7 +68,7 @@ def _seats(request: CreateTableRequest, settings: ServerSettings) -> list[tuple[
         if wanted.bot is None:
             raise ActionError("invalid", f"{seat_name(number)} is a bot's: name the bot")
         try:
-            seats.append(("bot", check_bot_spec(wanted.bot, settings)))
+            seats.append(("bot", check_bot_spec(wanted.bot, access)))
         except BotLimitError as error:
             raise ActionError("limit", f"{seat_name(number)}: {error}") from None
         except BotSpecError as error:
@@ -297,20 +299,23 @@ class Registry:
         address: str | None = None,
         account: Account | None = None,
         origin: Origin = NOWHERE,
+        access: Access | None = None,
     ) -> tuple[Table, int | None, str | None]:
         """A new table for the client at ``address`` (signed in as ``account``: a guest
         made for this request is written only once everything is checked); returns it
         with the creator's seat and token (if they sit).  Refused when the server or
-        this address already has as many open tables as the settings allow, a bot asks
-        for too much, a rated table is not one that can be rated, or the name will not
-        do.  The table shows its host as the account that made it."""
+        this address already has as many open tables as ``access`` allows (by default
+        the access of a request from ``address``), a bot asks for too much, a rated
+        table is not one that can be rated, or the name will not do.  The table shows its
+        host as the account that made it."""
+        access = access if access is not None else Access.of(self.settings, address)
         host = None if address is None else hash_address(address)
-        self._check_room(host)
+        self._check_room(host, access)
         try:
             rules = Rules.from_spec(request.rules)
         except RulesError as error:
             raise ActionError("invalid", f"rules: {error}") from None
-        seats = _seats(request, self.settings)
+        seats = _seats(request, access)
         if request.rated:
             why = rated_refusal(request.rules, request.hints, [(k, b) for k, b in seats])
             if why is not None:
@@ -342,6 +347,7 @@ class Registry:
             hints=request.hints,
             rated=request.rated,
             lease=lease,
+            visitor=not access.owner and self.settings.local_player is not None,
         )
         self._wire(table)
         self._tables[table_id] = table
@@ -351,18 +357,18 @@ class Registry:
         seat, token = self.claim(table, request.name, request.seat, account, origin, address)
         return table, seat, token
 
-    def _check_room(self, host: str | None) -> None:
+    def _check_room(self, host: str | None, access: Access) -> None:
         """Refuse a new table when the server, or the address ``host``, has as many open
-        tables as the settings allow."""
+        tables as the settings (and ``access``) allow."""
         self._prune()
         if len(self._tables) >= self.settings.max_tables:
             raise ActionError("busy", "this server has as many open tables as it can hold")
-        per_address = self.settings.tables_per_address
+        per_address = access.limits.tables_per_address
         if host is None or per_address is None:
             return
         mine = sum(1 for t in self._tables.values() if t.host == host and t.is_open)
         if mine >= per_address:
-            idle = self.settings.idle_close
+            idle = access.limits.idle_close
             wait = "" if idle is None else f" (one is closed after {idle / 60:g} min without play)"
             raise ActionError(
                 "too_many_tables",
@@ -449,7 +455,10 @@ class Registry:
                 hints=table.hints,
                 rated=table.rated,
             )
-            following, _, _ = self.create(request, address, account)
+            # The next game is the same table's: its bots, checked as they were for
+            # whoever made it (a visitor who plays the owner's table again included).
+            made = Access.of_maker(self.settings, table.by_visitor)
+            following, _, _ = self.create(request, address, account, access=made)
             table.note_again(following.id)
         seat_there, token_there = self.claim(following, name, seat, account)
         return following, seat_there, token_there
@@ -499,6 +508,8 @@ class Registry:
         for table in list(self._tables.values()):
             if table.always_finished and table.status == "playing":
                 continue  # finished by its stand-ins, never closed unrated
+            if not table.by_visitor:
+                continue  # the local game's owner's: kept until they close it
             if table.is_open and table.idle_for(now) >= limit:
                 try:
                     table.close_idle()

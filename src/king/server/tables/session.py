@@ -88,7 +88,7 @@ class Session:
         else:
             if not self.joined or self.seat is None:
                 raise ActionError("spectator", "reactions are for the people seated")
-            self.table.react(self.client, self.seat, message.phrase)
+            self.table.react(self.seat, message.phrase)
 
     def _join(self, message: HelloMessage | WatchMessage) -> None:
         if self.joined:

@@ -87,6 +87,10 @@ class Table:
         self.hints = header.get("hints") is True
         #: Whether the game counts for the ratings (set at creation).
         self.rated = header.get("rated") is True
+        #: Made by a visitor (:mod:`king.server.access`): at ``king serve`` every table,
+        #: at the local game one made from elsewhere than the owner's machine, which is
+        #: closed when idle as a server for many closes it.
+        self.by_visitor = header.get("visitor") is True or settings.local_player is None
         #: A rated table's move clock (its rules set at creation, in the header).
         self.clock = (
             Clock(ClockRules.from_json(header["clock"]), [s.kind == "human" for s in self.seats])
@@ -145,11 +149,12 @@ class Table:
         hints: bool = False,
         rated: bool = False,
         lease: Lease | None = None,
+        visitor: bool = False,
     ) -> Table:
         """A new table, written to the log (it starts once every seat is claimed).
         ``host`` is the creator's :func:`~king.server.tables.seats.hash_address`, to
         count their open tables; ``lease`` this process's on it, when processes share
-        tables."""
+        tables; ``visitor``: a visitor made it at the local game."""
         header: dict[str, Any] = {
             "rules": rules.to_spec(),
             "seed": seed,
@@ -165,6 +170,8 @@ class Table:
             header["hints"] = True
         if rated:
             header["rated"] = True
+        if visitor:
+            header["visitor"] = True
         if rated and settings.local_player is None:
             rules_of_clock = ClockRules(settings.clock_reserve, settings.clock_per_move)
             header["clock"] = rules_of_clock.to_json()
@@ -524,10 +531,12 @@ class Table:
         """Seconds a bot waits before it moves, at the pace the connections ask for."""
         return self.audience.bot_pause
 
-    def react(self, client: Client, seat: Seat, phrase: str) -> None:
+    def react(self, seat: Seat, phrase: str) -> None:
         """Show everyone at a table of friends a person's quick reaction (one of the
-        fixed :data:`~king.messages.REACTIONS`), at most one a second per connection."""
-        self.audience.react(client, seat, phrase, among_friends=self.seats.people >= 2)
+        fixed :data:`~king.messages.REACTIONS`), at most one a second per seat and per
+        person, however many connections they have."""
+        person = self.seats[seat].account
+        self.audience.react(seat, person, phrase, among_friends=self.seats.people >= 2)
 
     # -- acting -----------------------------------------------------------------------
 

@@ -6,24 +6,76 @@
 // reached does the kept copy answer.  A new build is a new script: it takes over at
 // once, but the offline game of an older build goes on from that build's cache until
 // the game is over (the worker then removes it: offline/worker.js).
+//
+// Every file the manifest names a SHA-256 for (the shipped files: scripts, styles,
+// fonts, cards, Pyodide, the game's Python) is kept only if its bytes are that file: a
+// copy damaged or altered on the way (plain http on a home network) is fetched once
+// more, past the browser's cache, and refused if it is still wrong.  A kept copy is
+// checked again before it answers for a large file and when a build is installed.
 
 const MANIFEST = __MANIFEST__;
 const SHELL = `king-shell-${MANIFEST.build}`;
 const LARGE = `king-offline-${MANIFEST.build}`;
 /** How long a page waits for the server before the kept copy answers (ms). */
 const PATIENCE = 4000;
+/** The SHA-256 (hex) of each shipped file, by its address. */
+const INTEGRITY = MANIFEST.integrity;
+
+/** Whether a response holds the bytes this build names for ``url`` (any response for
+ * an address the manifest names no digest for: a page, a catalog). */
+async function intact(url, response) {
+  const wanted = INTEGRITY[url];
+  if (!wanted) return true;
+  const digest = await crypto.subtle.digest("SHA-256", await response.clone().arrayBuffer());
+  const hex = Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  return hex === wanted;
+}
+
+/** The server's copy of ``url``, checked: fetched once more past every cache when the
+ * first is not the file (one damaged on the way), refused when that is not either. */
+async function fetchIntact(url, first = "no-cache") {
+  for (const mode of [first, "reload"]) {
+    const response = await fetch(url, { cache: mode });
+    if (!response.ok) throw new Error(`${url}: ${response.status}`);
+    if (await intact(url, response)) return response;
+  }
+  throw new Error(`${url}: not the file this version of King ships`);
+}
+
+/** Keep ``url`` in ``cache``, checked. */
+async function keep(cache, url) {
+  await cache.put(url, await fetchIntact(url));
+}
+
+/** Drop the copies kept in ``cache`` that are not this build's files (damaged on the
+ * disk, or kept from a damaged answer by an older script); returns what was dropped. */
+async function revalidate(cache) {
+  const dropped = [];
+  for (const request of await cache.keys()) {
+    const url = new URL(request.url).pathname + new URL(request.url).search;
+    const response = await cache.match(request);
+    if (!response || !(await intact(url, response))) {
+      await cache.delete(request);
+      dropped.push(url);
+    }
+  }
+  return dropped;
+}
 
 self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
-      const cache = await caches.open(SHELL);
+      const shell = await caches.open(SHELL);
+      await revalidate(shell);
       // One file that fails (a server restarting) must not stop the rest.
-      await Promise.all(MANIFEST.shell.map((url) => cache.add(url).catch(() => null)));
+      await Promise.all(
+        MANIFEST.shell.map(async (url) => ((await shell.match(url)) ? null : keep(shell, url).catch(() => null))),
+      );
+      if ((await caches.keys()).includes(LARGE)) await revalidate(await caches.open(LARGE));
       await self.skipWaiting();
     })(),
   );
 });
-
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
@@ -56,10 +108,23 @@ async function networkFirst(request, fallback) {
   return (await kept()) ?? response ?? Response.error();
 }
 
-/** A large file of the offline game: the kept copy of any build, else the server's. */
+/** A large file of the offline game: a kept copy that is this build's file (checked,
+ * this build's cache first: an older build's may hold another file at the address),
+ * else the server's, checked, in place of a damaged copy of this build's.  A file the
+ * manifest names no digest for (an older build's bundle) is served as it was kept. */
 async function keptFirst(request) {
-  const kept = await caches.match(request, { ignoreSearch: true });
-  return kept ?? fetch(request);
+  const url = new URL(request.url).pathname;
+  if (!INTEGRITY[url]) return (await caches.match(request, { ignoreSearch: true })) ?? fetch(request);
+  const others = (await caches.keys()).filter((name) => name !== LARGE);
+  for (const name of [LARGE, ...others]) {
+    const kept = await (await caches.open(name)).match(request, { ignoreSearch: true });
+    if (kept && (await intact(url, kept))) return kept;
+  }
+  const fresh = await fetchIntact(url, "default").catch(() => null);
+  if (!fresh) return Response.error();
+  const large = await caches.open(LARGE);
+  if (await large.match(url)) await large.put(url, fresh.clone());
+  return fresh;
 }
 
 /** The kept catalog of the first language asked for that is kept (else English). */
@@ -99,11 +164,7 @@ async function keepLarge(client) {
   const cache = await caches.open(LARGE);
   let done = 0;
   for (const url of MANIFEST.large) {
-    if (!(await cache.match(url))) {
-      const response = await fetch(url, { cache: "no-cache" });
-      if (!response.ok) throw new Error(`${url}: ${response.status}`);
-      await cache.put(url, response);
-    }
+    if (!(await cache.match(url))) await keep(cache, url);
     done += 1;
     client?.postMessage({ type: "keep-progress", done, total: MANIFEST.large.length });
   }
