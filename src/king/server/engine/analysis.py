@@ -117,10 +117,11 @@ class Analyses:
 
     async def _run(self, job: AnalysisJob, record: dict[str, Any], points: list[Any]) -> None:
         owner = f"analysis:{job.key}"
-        await PREPARING.wait()  # building the engine would otherwise wait on the compiler
-        bot = engine(self.options)
+        bot: Any = None
         decisions: list[Decision] = []
         try:
+            await PREPARING.ready(self.options.bot)  # else it would compile on the loop
+            bot = await self.runner.run(owner, lambda: engine(self.options))
             for point in points:
                 decisions.append(await self.runner.run(owner, _evaluator(bot, point)))
                 job.done = len(decisions)
@@ -133,7 +134,8 @@ class Analyses:
             log.exception("analysis %s failed", job.key)
             job.state, job.error = "failed", f"the analysis failed: {error}"
         finally:
-            bot.close()
+            if bot is not None:
+                bot.close()
             self.runner.forget(owner)
 
     def close(self) -> None:

@@ -155,7 +155,9 @@ class Autoplay:
 
     def kick(self) -> None:
         """Start the bot whose turn it is, if any.  Bots play only while someone is at
-        the table (a person or a spectator): a table nobody watches waits for them."""
+        the table (a person or a spectator): a table nobody watches waits for them.  A
+        bot whose kernels are not ready is prepared in the background first
+        (:mod:`king.server.engine.preparing`): building it here would block everyone."""
         table = self.table
         if self._closed or self._task is not None or not table.accepts_moves:
             return
@@ -167,16 +169,21 @@ class Autoplay:
         if seat is None or chosen is None:
             return
         loop = asyncio.get_running_loop()
-        if not PREPARING.ready_for(chosen[1]):  # building it now would block everyone
-            self._task = loop.create_task(self._when_prepared())
+        if not PREPARING.ready_for(chosen[1]):
+            self._task = loop.create_task(self._when_prepared(chosen[1]))
             return
         self.bot_for(seat)
         self._task = loop.create_task(self._turn(seat, table.seq))
 
-    async def _when_prepared(self) -> None:
-        """Kick again once the computer players are ready (:mod:`king.server.engine.preparing`)."""
+    def prepare(self) -> None:
+        """Have this table's slow bots prepared in the background now (a new game
+        against Hard: they compile while the person looks at the table)."""
+        PREPARING.start(seat.bot for seat in self.table.seats if seat.bot is not None)
+
+    async def _when_prepared(self, spec: str) -> None:
+        """Kick again once ``spec`` is ready (:mod:`king.server.engine.preparing`)."""
         try:
-            await PREPARING.wait()
+            await PREPARING.ready(spec)
         finally:
             self._task = None
         if not self._closed:

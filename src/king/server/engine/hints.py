@@ -81,8 +81,8 @@ class TableHints:
         try:
             async with self._lock:
                 if self._bot is None:
-                    await PREPARING.wait()  # building it would otherwise wait on the compiler
-                    self._bot = engine(self.options)
+                    await PREPARING.ready(self.options.bot)  # else it compiles on the loop
+                    self._bot = await self.runner.run(self.owner, lambda: engine(self.options))
                 bot = self._bot
                 found = await self.runner.run(self.owner, lambda: evaluate(bot))
         except asyncio.CancelledError:

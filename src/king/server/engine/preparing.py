@@ -2,7 +2,9 @@
 opens at once: the search bot's kernels compile (20 s to a minute, once after each
 install) while the person already looks at the table, which says what is happening
 (``GET /api/preparing``).  Until a bot is ready its seat waits; nothing blocks the
-server's event loop meanwhile.
+server's event loop meanwhile.  A bot first asked for later (the person chooses Hard in
+the level box, a visitor seats the search bot, a hint) is prepared the same way, in the
+same thread, never built on the event loop while its kernels would compile.
 
 One preparation per process (:data:`PREPARING`): the compiled kernels are the process's
 too."""
@@ -40,35 +42,56 @@ class PreparationState:
 
 
 class Preparation:
-    """Builds the given bots once in a thread; says which are ready."""
+    """Builds bots once each, in one thread, in the order they are asked for; says which
+    are ready.  A bot is ready once one of its spec was built in this process (the
+    kernels it needs compiled or loaded): another is then built in a blink."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._done = threading.Event()
         self._done.set()
+        self._queue: list[str] = []
+        self._prepared: set[str] = set()
+        self._kernels = False
         self._step = 0
         self._steps = 0
         self._started = 0.0
         self._compiling = False
 
     def start(self, specs: Iterable[str]) -> None:
-        """Prepare ``specs`` in the background (those built in a blink need nothing)."""
-        slow = frozenset(spec for spec in specs if not _quick(spec))
-        if not slow:
-            return
+        """Prepare ``specs`` in the background (those built in a blink need nothing;
+        those prepared or waiting already are not asked for twice)."""
         with self._lock:
-            self._step, self._steps = 0, len(slow)
+            wanted = sorted({spec for spec in specs if not self._known(spec)})
+            if not wanted:
+                return
+            self._queue.extend(wanted)
+            self._steps += len(wanted)
+            if not self._done.is_set():
+                return  # the running thread takes them too
+            self._step, self._steps = 0, len(wanted)
             self._started = time.monotonic()
             self._done.clear()
-        threading.Thread(target=self._prepare, args=(sorted(slow),), daemon=True).start()
+        threading.Thread(target=self._prepare, name="king-preparing", daemon=True).start()
+
+    def _known(self, spec: str) -> bool:
+        return _quick(spec) or spec in self._prepared or spec in self._queue
 
     def ready_for(self, spec: str) -> bool:
-        """Whether a bot of ``spec`` can be built now without a long wait: any bot but
-        the quick ones may need the kernels being compiled."""
-        return self._done.is_set() or _quick(spec)
+        """Whether a bot of ``spec`` can be built now without a long wait (on the event
+        loop): a quick bot, or one prepared in this process."""
+        with self._lock:
+            return _quick(spec) or spec in self._prepared
+
+    async def ready(self, spec: str) -> None:
+        """Return once a bot of ``spec`` can be built in a blink: prepared now, in the
+        background, if nobody asked for it yet (polling: no thread is held meanwhile)."""
+        self.start([spec])
+        while not self.ready_for(spec) and not self._done.is_set():
+            await asyncio.sleep(0.2)
 
     async def wait(self) -> None:
-        """Return once everything is prepared (polling: no thread is held meanwhile)."""
+        """Return once everything asked for is prepared."""
         while not self._done.is_set():
             await asyncio.sleep(0.2)
 
@@ -78,27 +101,38 @@ class Preparation:
             seconds = 0.0 if ready or not self._started else time.monotonic() - self._started
             return PreparationState(ready, self._step, self._steps, seconds, self._compiling)
 
-    def _prepare(self, specs: list[str]) -> None:
-        try:
-            self._compile()
-            for spec in specs:
+    def _prepare(self) -> None:
+        while (spec := self._next()) is not None:
+            try:
+                self._compile()
                 make_bot(spec).close()
-                self._advance(1)
-        except Exception:  # the bots then compile on first use, as before
-            log.exception("preparing the computer players failed")
-        finally:
+            except Exception:  # it then compiles on first use, off the event loop
+                log.exception("preparing the computer player %s failed", spec)
             with self._lock:
-                self._step = self._steps
+                self._prepared.add(spec)
+                self._step = min(self._steps, self._step + 1)
+
+    def _next(self) -> str | None:
+        """The next bot to prepare, or None once there is none (and all is ready)."""
+        with self._lock:
+            if self._queue:
+                return self._queue.pop(0)
+            self._step = self._steps
+            self._compiling = False
             self._done.set()
+            return None
 
     def _compile(self) -> None:
-        """The search kernels, whose steps the page's progress shows."""
+        """The search kernels (once a process), whose steps the page's progress shows."""
+        if self._kernels:
+            return
         from king.bots import compiled
 
         with self._lock:
             self._steps += compiled.WARM_UP_STEPS
             self._compiling = compiled.needs_compiling() is not False
         compiled.warm_up(lambda done, steps: self._advance(1))
+        self._kernels = True
 
     def _advance(self, steps: int) -> None:
         with self._lock:

@@ -103,6 +103,7 @@ def local_table(
     owners = Access.owners(registry.settings)
     table, _, new_token = registry.create(request, account=account, access=owners)
     assert new_token is not None
+    table.autoplay.prepare()  # Hard's kernels compile while the person looks at the table
     write_note(saved, {**(read_note(saved) or {}), "table": table.id, "token": new_token})
     if previous is not None:
         try:
