@@ -5,9 +5,11 @@ clearly, and no more analyses run at once than the server allows."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -17,6 +19,9 @@ from benchmarks.server_process import ServerProcess
 from king.bots.analysis import AnalysisOptions, analyze
 from king.deal import Deal
 from king.record import replay
+from king.server.config import ServerSettings
+from king.server.engine.analysis import Analyses
+from king.server.engine.players import BotRunner
 from king.server.store.event_log import Database
 from tests.support.games import one_deal
 from tests.support.peers import create
@@ -176,3 +181,27 @@ def test_the_board_refuses_bad_records_and_games_in_play(server: ServerProcess) 
     page = httpx.get(f"{server.url}/board?lang=tr", timeout=10)
     assert page.status_code == 200 and '<html lang="tr">' in page.text
     assert "script-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_an_analysis_nobody_asks_about_stops_and_starts_again_when_asked() -> None:
+    """A visitor who drops a record and goes costs the server no more than the time it
+    waits before it counts them gone."""
+
+    async def run() -> None:
+        runner = BotRunner(1)
+        analyses = Analyses(runner, ServerSettings(db=Path("unused.db")), abandoned_after=1.0)
+        try:
+            job = analyses.start(one_deal(14))
+            deadline = time.monotonic() + 60
+            while job.state == "running":
+                assert time.monotonic() < deadline, job
+                await asyncio.sleep(0.2)
+            assert job.state == "failed" and job.error == "nobody waited for it: ask again"
+            assert job.done < job.total
+            again = analyses.start(one_deal(14))  # asked again: it runs afresh
+            assert again is not job and again.state == "running"
+        finally:
+            analyses.close()
+            runner.close()
+
+    asyncio.run(run())

@@ -12,13 +12,24 @@ import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from benchmarks.server_process import free_port
+from king.server.http import (
+    local_api,
+    pages,
+    people_api,
+    records_api,
+    site_api,
+    table_socket,
+    tables_api,
+)
+from king.server.protocol import ClientMessage
+from tests.support import ROOT
 from tests.support.services import local_king
 
 #: Where the visitor's requests come from.
@@ -148,3 +159,21 @@ def test_a_visitor_opens_as_many_tables_as_a_server_for_many_allows(local: Local
     assert (status, code) == (429, "too_many_tables")
     for _ in range(10):  # the owner's are not counted
         assert local.owner.post("/api/tables", json=table("rule", "rule")).status_code == 201
+
+
+def test_who_may_do_what_names_every_route_and_message() -> None:
+    """docs/web-protocol.md's table lists every route of the application and every
+    message a client may send, so that none is reachable without being thought about."""
+    doc = (ROOT / "docs" / "web-protocol.md").read_text(encoding="utf-8")
+    section = doc.split("### Who may do what", 1)[1].split("\n### ", 1)[0]
+    areas = (site_api, tables_api, records_api, people_api, local_api, table_socket, pages)
+    paths = {route.path for area in areas for route in area.router.routes}  # type: ignore[attr-defined]
+    assert len(paths) >= 39, paths
+    shown = {"/", "/t/{table_id}", "/board", "/players/{ref}", "/leaderboard", "/offline"}
+    offline = {"/sw.js", "/offline/manifest.json", "/offline/king-{build}.zip"}
+    listed = {path.replace("{table_id}", "{id}") for path in paths - shown - offline}
+    missing = sorted(path for path in listed if path not in section)
+    assert not missing, f"not in 'Who may do what': {missing}"
+    for message in get_args(get_args(ClientMessage)[0]):
+        kind = get_args(message.model_fields["type"].annotation)[0]
+        assert f"`{kind}`" in section, kind

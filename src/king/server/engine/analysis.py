@@ -10,6 +10,7 @@ import collections
 import hashlib
 import json
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -33,6 +34,9 @@ log = logging.getLogger("king.server")
 #: Seconds of effort per decision, and threads, unless the server allows less.
 DEFAULT_SECONDS = 0.2
 DEFAULT_THREADS = 2
+#: Seconds after which an analysis nobody has asked about stops (the page asks every
+#: second while it waits): nothing is worked out for somebody who has gone.
+ABANDONED_AFTER = 30.0
 
 
 class AnalysisBusyError(KingError, RuntimeError):
@@ -51,6 +55,8 @@ class AnalysisJob:
     record: dict[str, Any] | None = None
     error: str | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
+    #: When someone last asked for it (``time.monotonic``).
+    asked: float = field(default_factory=time.monotonic, repr=False)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -68,14 +74,22 @@ class AnalysisJob:
 
 class Analyses:
     """The server's analyses: started on demand, at most ``concurrent`` at a time, the
-    last ``kept`` results remembered."""
+    last ``kept`` results remembered; one nobody asked about for ``abandoned_after``
+    seconds stops (a later request starts it again)."""
 
     def __init__(
-        self, runner: BotRunner, settings: ServerSettings, *, concurrent: int = 2, kept: int = 64
+        self,
+        runner: BotRunner,
+        settings: ServerSettings,
+        *,
+        concurrent: int = 2,
+        kept: int = 64,
+        abandoned_after: float = ABANDONED_AFTER,
     ) -> None:
         self.runner = runner
         self.concurrent = concurrent
         self.kept = kept
+        self.abandoned_after = abandoned_after
         self.options = engine_options(settings)
         self._jobs: collections.OrderedDict[str, AnalysisJob] = collections.OrderedDict()
 
@@ -91,6 +105,7 @@ class Analyses:
         job = self._jobs.get(key)
         if job is not None:
             self._jobs.move_to_end(key)
+            job.asked = time.monotonic()
         return job
 
     def start(self, record: dict[str, Any]) -> AnalysisJob:
@@ -123,6 +138,9 @@ class Analyses:
             await PREPARING.ready(self.options.bot)  # else it would compile on the loop
             bot = await self.runner.run(owner, lambda: engine(self.options))
             for point in points:
+                if time.monotonic() - job.asked > self.abandoned_after:
+                    job.state, job.error = "failed", "nobody waited for it: ask again"
+                    return
                 decisions.append(await self.runner.run(owner, _evaluator(bot, point)))
                 job.done = len(decisions)
             job.record = annotate(record, decisions, self.options)
