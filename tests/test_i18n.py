@@ -4,6 +4,8 @@ the way gettext reads it."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from king.i18n import (
@@ -162,3 +164,48 @@ def test_an_unknown_language_is_refused_with_the_choices() -> None:
     assert parse_language("fr_CA.UTF-8") == "fr"
     with pytest.raises(UnknownLanguageError, match=r"unknown language 'de'.*tr \(Türkçe\)"):
         parse_language("de")
+
+
+#: Each language's words for a deal (one of the twenty) and a trick (four cards), as its
+#: King players say them: a message about deals never uses the trick's word, one about
+#: tricks never the deal's (Turkish says "el" for a trick, as in "El Almaz", and
+#: "dağıtım" for a deal; Thai "กอง" for a trick and "รอบ" for a deal).  Where the deal's
+#: word has another meaning too (Spanish "mano" is also the cards held, French "donne"
+#: also "gives"), only the first is checked.
+VOCABULARY: dict[str, tuple[str | None, str]] = {
+    "tr": (r"[Dd]ağıtım", r"\b[Ee]l(?:i|e|de|den|in|ler|leri|lerin|lerde|lerden|deki)?\b|[Ll]öve"),
+    "es": (None, r"\b[Bb]azas?\b"),
+    "fr": (None, r"\b[Pp]lis?\b"),
+    "th": (r"รอบ", r"กอง"),
+}
+#: Contract names that hold the trick's word in their own name ("El Almaz").
+NAMED_CONTRACTS = {"tr": ["El Almaz"]}
+
+
+@pytest.mark.parametrize("language", sorted(VOCABULARY))
+def test_one_word_for_a_deal_and_another_for_a_trick(language: str) -> None:
+    deal_word, trick_word = VOCABULARY[language]
+    mixed = []
+    english = own_messages("en")
+    for key, message in own_messages(language).items():
+        said = english.get(key, "")
+        text = message
+        for name in NAMED_CONTRACTS.get(language, []):
+            text = text.replace(name, "")
+        deals = re.search(r"\bdeals?\b", said, re.IGNORECASE)
+        tricks = re.search(r"\btricks?\b", said, re.IGNORECASE)
+        if deals and not tricks and re.search(trick_word, text):
+            mixed.append(f"{key} (a deal): {text[:80]}")
+        if tricks and not deals and deal_word and re.search(deal_word, text):
+            mixed.append(f"{key} (a trick): {text[:80]}")
+    assert not mixed, "\n".join(mixed)
+
+
+@pytest.mark.parametrize("language", ["en", *OTHERS])
+def test_no_message_names_an_engine(language: str) -> None:
+    """Players choose levels (Medium, Hard…): the engines behind them (``rule``,
+    ``search``, ``net``) are for the command line, never a player's screen (the page
+    names a bot by :func:`king.bots.levels.level_word`)."""
+    engines = re.compile(r"\b(rule|search1?|net|random)\b")
+    named = [key for key, text in own_messages(language).items() if engines.search(text)]
+    assert not named, named

@@ -143,7 +143,7 @@ def test_one_bot_at_three_seats_is_rated_once(store: EventStore) -> None:
         "Tbots1",
         example_game(),
         players=["ada", "bot:rule", "bot:rule", "bot:rule"],
-        names=["Ada", "rule bot 1", "rule bot 2", "rule bot 3"],
+        names=["Ada", "Medium bot 1", "Medium bot 2", "Medium bot 3"],
         rules="classic",
         rated=True,
     )

@@ -155,8 +155,8 @@ def test_guests_are_marked_and_cannot_pass_for_a_registered_player(server: Serve
     assert [(s["name"], s["guest"]) for s in seats] == [
         ("Ada_R", False),
         ("Bora", True),
-        ("random bot 2", False),
-        ("random bot 3", False),
+        ("Random bot 2", False),
+        ("Random bot 3", False),
     ]
     theirs = new_table(browser(server), [HUMAN, RANDOM, RANDOM, RANDOM], name="Cem")
     info = httpx.get(f"{server.url}/api/tables/{theirs['table']}").json()

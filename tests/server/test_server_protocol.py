@@ -229,7 +229,7 @@ def test_a_full_game_of_bots_is_kept_and_downloads_as_a_record(server: ServerPro
     assert report.valid and report.complete
     assert sum(report.game.totals) == 0
     # Each seat named as the table showed it: distinct even for the same bot.
-    assert report.players == ("random bot 0", "random bot 1", "rule bot 2", "random bot 3")
+    assert report.players == ("Random bot 0", "Random bot 1", "Medium bot 2", "Random bot 3")
     lobby = httpx.get(f"{server.url}/api/tables", timeout=10).json()
     assert table in [t["id"] for t in lobby["finished"]]
     assert table not in [t["id"] for t in lobby["open"]]

@@ -217,7 +217,7 @@ def test_bots_fill_their_seats_and_finish_a_game_off_the_loop(database: Database
     assert table.status == "over"
     report = replay(table.record())
     assert report.complete
-    assert report.players == ("random bot 0", "rule bot 1", "random bot 2", "rule bot 3")
+    assert report.players == ("Random bot 0", "Medium bot 1", "Random bot 2", "Medium bot 3")
 
 
 class SlowBot(RandomBot):

@@ -1,5 +1,7 @@
 """A TCP proxy on 127.0.0.1 that a test can cut and heal: one server process's way to
-Redis, so that it alone loses Redis while it still reaches PostgreSQL."""
+Redis, so that it alone loses Redis while it still reaches PostgreSQL; or, forwarding
+from another loopback address (``source``), a browser that the server sees as somebody
+else's device (a phone on the home network: 127.0.0.2 is not the machine's own)."""
 
 from __future__ import annotations
 
@@ -17,8 +19,10 @@ class CuttableProxy:
     connections that lived through the cut (their streams lost bytes) and forwards
     again."""
 
-    def __init__(self, target: int) -> None:
+    def __init__(self, target: int, source: str | None = None) -> None:
         self.target = target
+        #: The address the proxy's own connections come from (None: the usual one).
+        self.source = source
         self.port = free_port()
         self._cut = False
         self._writers: set[asyncio.StreamWriter] = set()
@@ -47,7 +51,10 @@ class CuttableProxy:
             self._writers.add(writer)
             return
         try:
-            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+            local = None if self.source is None else (self.source, 0)
+            up_reader, up_writer = await asyncio.open_connection(
+                "127.0.0.1", self.target, local_addr=local
+            )
         except OSError:
             writer.close()
             return

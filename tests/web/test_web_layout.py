@@ -1,5 +1,7 @@
-"""The table's layout at the eight sizes of the phone tests, in Debian's Chromium: no
-element that carries text overlaps another, the numbers on the table are the summary's
+"""The table's layout at the eight sizes of the phone tests and a small phone sideways
+(640x360), in Debian's Chromium: no element that carries text overlaps another, every
+tap target is at least 44 x 44 CSS px (a card in the hand: the strip of it in view),
+the numbers on the table are the summary's
 while it is open, your own seat's points stay on the table sideways, and every dialog
 opens with its title in view (the game over too, with no box scrolling inside it: as a
 watched game ends, on a phone, and at every size on a finished game, which the page draws
@@ -7,7 +9,6 @@ with the same sheet)."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -15,11 +16,14 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page
-from websockets.sync.client import connect
 
 from benchmarks.server_process import ServerProcess
 from tests.support.pages import CHOICES, LEGAL, asked
+from tests.support.peers import create, play_to_the_end, player
 from tests.web.test_web_phone import QUICK_SIZES, SIZES, open_table
+
+#: The phone tests' eight sizes and a small phone sideways.
+LAYOUT_SIZES = [*SIZES, (640, 360)]
 
 #: Every element that carries text on the felt and in the top bar, with its box; an
 #: overlap is two of them (neither inside the other) sharing more than 2 px².
@@ -64,6 +68,31 @@ HOME_TEXT = ", ".join(
     )
 )
 
+#: Every tap target smaller than a finger (44 x 44 CSS px): buttons, links, selects,
+#: disclosure summaries, form fields (a checkbox or radio by its label), and each card
+#: of the hand by the strip of it not under the next card.
+SMALL_TAP_TARGETS = """() => {
+  const selector = 'button, a[href], select, summary, input:not([type=hidden]), '
+    + '[role=button], [role=tab]';
+  const small = [];
+  for (const node of document.querySelectorAll(selector)) {
+    if (!node.checkVisibility() || node.closest('[hidden], dialog:not([open])')) continue;
+    const field = node.matches('input[type=checkbox], input[type=radio]');
+    const target = field ? node.closest('label') ?? node : node;
+    const box = target.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    let width = box.width;
+    const next = node.matches('#hand .card') ? node.nextElementSibling : null;
+    if (next) width = Math.min(width, next.getBoundingClientRect().left - box.left);
+    if (width < 44 || box.height < 44) {
+      const name = target.id || target.className || target.tagName;
+      const text = (target.textContent || '').trim().slice(0, 16);
+      small.push(`${name} "${text}" ${Math.round(width)}x${Math.round(box.height)}`);
+    }
+  }
+  return small;
+}"""
+
 #: The open summary's numbers and the table's behind it, per seat: the deal's points
 #: and the total (the score column where it shows, else the seat boxes' points).
 NUMBERS = """() => {
@@ -100,7 +129,7 @@ def sizes() -> list[Any]:
         pytest.param(
             size, id=f"{size[0]}x{size[1]}", marks=() if size in QUICK_SIZES else pytest.mark.slow
         )
-        for size in SIZES
+        for size in LAYOUT_SIZES
     ]
 
 
@@ -110,12 +139,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield process
 
 
-def play_to_the_summary(page: Page, overlaps: list[str]) -> None:
-    """Declare and play (checking the layout as the deal goes) until the summary opens."""
+def play_to_the_summary(page: Page, overlaps: list[str], small: list[str]) -> None:
+    """Declare and play (checking the layout and the tap targets as the deal goes) until
+    the summary opens."""
     deadline = time.monotonic() + 90
     while (now := asked(page)) != "summary":
         assert time.monotonic() < deadline, "the deal did not end"
         overlaps.extend(page.evaluate(OVERLAPS))
+        small.extend(page.evaluate(SMALL_TAP_TARGETS))
         if now == "declare":  # No Hearts: the seats' boxes fill with the hearts taken
             hearts = page.locator(f"{CHOICES}[data-contract='no-hearts']:not([disabled])")
             (hearts if hearts.count() else page.locator(f"{CHOICES}:not([disabled])")).first.click()
@@ -130,8 +161,10 @@ def test_a_deal_at_every_size_overlaps_nothing_and_ends_with_the_summary_s_numbe
     page = open_table(browser, server, size, seed=12, motion="reduce")
     page.wait_for_selector("#hand .card")
     overlaps: list[str] = []
-    play_to_the_summary(page, overlaps)
+    small: list[str] = []
+    play_to_the_summary(page, overlaps, small)
     assert not overlaps, sorted(set(overlaps))
+    assert not small, sorted(set(small))
     assert page.evaluate(TITLE_IN_VIEW, "dlg-summary")
     numbers = page.evaluate(NUMBERS)
     points = [row[0] for row in numbers["summary"]]
@@ -154,49 +187,68 @@ def bots_game(server: ServerProcess) -> str:
     return table
 
 
+#: What a player reads at the game over: their own place in view as it opens, every
+#: contract name whole (no cell cut short), and one primary button.
+GAME_OVER_READS = """() => {
+  const dialog = document.getElementById("dlg-sheet");
+  const mine = dialog.querySelector(".places li.me");
+  const box = mine ? mine.getBoundingClientRect() : null;
+  const cells = [...dialog.querySelectorAll("table td:first-child, table td:nth-child(2)")];
+  return {
+    mineInView: box === null ? null : box.top >= 0 && box.bottom <= innerHeight,
+    cut: cells.filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+      .map((cell) => cell.textContent),
+    primary: dialog.querySelectorAll(".dialog-buttons .primary").length,
+  };
+}"""
+
+
 def game_over_fits(
-    browser: Browser, server: ServerProcess, table: str, size: tuple[int, int]
-) -> None:
-    """Watch the table until its game over opens, and check that it opens at its title
-    with no box scrolling inside it."""
+    browser: Browser, server: ServerProcess, address: str, size: tuple[int, int]
+) -> dict[str, Any]:
+    """Open the table until its game over opens, and check that it opens at its title
+    with no box scrolling inside it and no tap target too small; returns what a player
+    reads there."""
     context = browser.new_context(
         viewport={"width": size[0], "height": size[1]}, reduced_motion="reduce"
     )
     page = context.new_page()
-    page.goto(f"{server.url}/t/{table}?watch")
+    page.goto(f"{server.url}{address}")
     page.wait_for_selector("#dlg-sheet[open] .game-over", timeout=120000)
     assert page.evaluate(TITLE_IN_VIEW, "dlg-sheet"), "the game over opens at its title"
     assert page.evaluate(NESTED_SCROLLS, "dlg-sheet") == []
+    reads: dict[str, Any] = page.evaluate(GAME_OVER_READS)
+    assert page.evaluate(SMALL_TAP_TARGETS) == []
     context.close()
+    return reads
 
 
 @pytest.fixture(scope="module")
 def finished_game(server: ServerProcess) -> str:
-    """A whole game of four bots, played to its end while a client of ours watches."""
-    table = bots_game(server)
-    deadline = time.monotonic() + 120
-    with connect(f"{server.ws_url}/api/tables/{table}/ws") as socket:
-        socket.send(json.dumps({"v": 1, "type": "watch"}))
-        while time.monotonic() < deadline:
-            message = json.loads(socket.recv(timeout=max(0.1, deadline - time.monotonic())))
-            if message.get("type") == "state" and message["view"]["phase"] == "over":
-                return table
-    raise AssertionError("the bots' game did not end within 120 s")
+    """A whole game of a person (played by a client of ours, first legal move each
+    time) and three bots, to its end: the address that opens it at the person's seat."""
+    claim = create(server, ["human", "rule", "rule", "rule"], seed=3)
+    peer, _ = player(server, claim["table"], claim["token"])
+    play_to_the_end(peer)
+    peer.close()
+    return f"/t/{claim['table']}#token={claim['token']}"
 
 
 def test_a_watched_game_ends_with_its_game_over_open_at_its_title(
     browser: Browser, server: ServerProcess
 ) -> None:
     # The sheet opens by itself as the last trick is taken, on a phone.
-    game_over_fits(browser, server, bots_game(server), (390, 844))
+    game_over_fits(browser, server, f"/t/{bots_game(server)}?watch", (390, 844))
 
 
 @pytest.mark.parametrize("size", sizes())
 def test_the_game_over_opens_at_its_title_and_scrolls_as_one(
     browser: Browser, server: ServerProcess, finished_game: str, size: tuple[int, int]
 ) -> None:
-    # The same sheet, opened on a finished game (the page draws it as at the end).
-    game_over_fits(browser, server, finished_game, size)
+    # The same sheet, opened on a finished game (the page draws it as at the end), by
+    # its player: their own place in view, every contract named whole, one primary.
+    reads = game_over_fits(browser, server, finished_game, size)
+    assert reads == {"mineInView": True, "cut": [], "primary": 1}, reads
 
 
 @pytest.mark.parametrize("size", sizes())
@@ -212,6 +264,9 @@ def test_the_home_screen_at_every_size_overlaps_nothing_and_its_dialog_opens_at_
     page.wait_for_selector("#open-tables li.table-item")
     assert "Zeynep" in page.inner_text("#open-tables")  # named by its host
     assert page.evaluate(f"({OVERLAPS_OF})({HOME_TEXT!r})") == []
+    page.wait_for_selector('body[data-ready="true"]')
+    page.click("#custom-table summary")  # the custom table's fields and checkboxes too
+    assert page.evaluate(SMALL_TAP_TARGETS) == []
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     page.wait_for_selector('body[data-ready="true"]')
     page.click("#btn-play-friends")
@@ -235,4 +290,5 @@ def test_a_table_of_friends_at_every_size_overlaps_nothing(
     page.wait_for_selector("#btn-react:not([hidden])")
     page.wait_for_selector('.seat[data-seat="1"] .badge')  # on her way: the longest seat
     assert page.evaluate(OVERLAPS) == []
+    assert page.evaluate(SMALL_TAP_TARGETS) == []
     context.close()

@@ -37,6 +37,12 @@ SNAPSHOT = """() => {
     summary: Boolean(document.querySelector('#dlg-summary[open]')),
     sheet: Boolean(document.querySelector('#dlg-sheet[open]')),
     busy: document.body.dataset.busy,
+    // Each contract the person may choose, in view and not under the lesson.
+    choicesShown: [...document.querySelectorAll('#declare:not([hidden]) .choice')].map((b) => {
+      const box = b.getBoundingClientRect();
+      const x = box.left + box.width / 2, y = box.top + box.height / 2;
+      return y >= 0 && y <= innerHeight && b.contains(document.elementFromPoint(x, y));
+    }),
     points: Object.fromEntries([...document.querySelectorAll('.seat[data-seat]')].map(
       (seat) => [seat.querySelector('.seat-head')?.textContent ?? '',
                  Number(seat.querySelector('.chip.points')?.textContent ?? 'NaN')])),
@@ -100,6 +106,8 @@ def check_moment(lesson: str, now: dict[str, Any]) -> None:
     elif lesson == "follow":
         assert now["trick"] and len(now["legal"]) < len(now["hand"]), now
         assert len(suits) == 1 and suits <= {card[-1] for card in now["trick"]}, now
+    elif lesson == "declare":  # the choices it explains are in view, not under it
+        assert len(now["choicesShown"]) == 10 and all(now["choicesShown"]), now
     elif lesson == "heartsLead":
         assert not now["trick"] and "H" not in suits, now
     elif lesson == "penalty":
@@ -108,8 +116,28 @@ def check_moment(lesson: str, now: dict[str, Any]) -> None:
         assert found, now["text"]
         cost = int(found.group(1))
         assert -cost in now["points"].values(), now
+        # Said as the contract counts: a trick (whatever is in it), or the penalty cards
+        # alone (never the court cards that happened to be in a No Tricks trick).
+        named = re.findall(r"(10|[2-9JQKA])([♠♥♦♣])", now["text"])
+        if now["contract"] in ("no-tricks", "no-last-two"):
+            assert "took a trick" in now["text"] and not named, now["text"]
+        else:
+            assert named and all(is_penalty(now["contract"], *card) for card in named), now
     elif lesson == "summary":
         assert now["deal"] == 2 and not now["summary"], now
+
+
+#: What each negative contract counts as its penalty cards (rank, suit symbol).
+PENALTIES = {
+    "no-hearts": lambda rank, suit: suit == "♥",
+    "no-queens": lambda rank, suit: rank == "Q",
+    "no-boys": lambda rank, suit: rank in "KJ",
+    "no-king": lambda rank, suit: (rank, suit) == ("K", "♥"),
+}
+
+
+def is_penalty(contract: str, rank: str, suit: str) -> bool:
+    return bool(PENALTIES[contract](rank, suit))
 
 
 def test_learn_king_teaches_each_lesson_once_at_its_moment_on_a_phone(

@@ -1,7 +1,6 @@
 """Levels for people: the local ``king`` asks once for its computer players' level (at a
 phone's size), remembers it beside the game (a reload, a new start), and every bot seat
-shows the level's name; the lobby offers the levels per seat, the engines under
-"Advanced"."""
+shows the level's name; the lobby offers the levels per seat (never an engine)."""
 
 from __future__ import annotations
 
@@ -58,13 +57,13 @@ def test_the_local_game_asks_for_a_level_once_and_remembers_it(
         assert page.locator("#dlg-level[open]").count() == 0  # asked once
         local = f"http://127.0.0.1:{port}"
         assert httpx.get(f"{local}/api/local/game", timeout=10).json()["level"] == "easy"
-        # The lobby offers the levels per seat, the engines under "Advanced".
+        # The lobby offers the levels per seat, and no engine.
         page.goto(f"{local}/")
         page.click("#custom-table summary")
         page.wait_for_selector("#seat-1 option", state="attached")  # built once wired
         options = page.eval_on_selector_all("#seat-1 > option", "os => os.map(o => o.value)")
         assert options == ["human", *(f"bot:{level.name}" for level in LEVELS)]
-        assert page.locator("#seat-1 optgroup option[value='bot:search']").count() == 1
+        assert page.locator("#seat-1 option[value='bot:search']").count() == 0  # no engines
         assert page.input_value("#home-level") == "medium"
         assert errors == []
         context.close()

@@ -124,7 +124,7 @@ def test_a_whole_game_offline_on_a_phone_survives_a_reload_and_records_what_cpyt
     replayed = run_king("replay", str(path))
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     record = json.loads(text)
-    assert record["players"][1:] == ["rule bot 1", "rule bot 2", "rule bot 3"]
+    assert record["players"][1:] == ["Medium bot 1", "Medium bot 2", "Medium bot 3"]
     assert play_record_again(text, ["rule", "rule", "rule"]) == record
     # The analysis board of the finished game, laid out on the device; the analysis
     # itself needs the server, and the board says so.

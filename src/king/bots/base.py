@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from king.bots.levels import LEVELS
+from king.bots.levels import LEVELS, level_word
 from king.cards import Card, Seat
 from king.errors import KingError
 from king.game import Action
@@ -47,9 +47,10 @@ def bot_seed(table_seed: int, seat: Seat, stand_in: bool = False) -> int:
 
 
 def bot_player_name(spec: str, seat: Seat) -> str:
-    """A bot's name in a table's game record (``rule bot 2``): two bots of one kind
-    stay apart."""
-    return f"{spec} bot {seat}"
+    """A bot's name in a table's game record, as the page shows it in English (``Medium
+    bot 2``: its level's word, else its spec): two bots of one kind stay apart."""
+    word = level_word(spec)
+    return f"{spec if word is None else word.capitalize()} bot {seat}"
 
 
 class BotError(KingError, RuntimeError):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "PLAIN_BOTS", "Level", "level_of"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "PLAIN_BOTS", "Level", "level_of", "level_word"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,3 +52,21 @@ DEFAULT_LEVEL = "medium"
 def level_of(name: str) -> Level | None:
     """The level called ``name`` (a bot name), or None."""
     return next((level for level in LEVELS if level.name == name), None)
+
+
+def level_word(spec: str | None) -> str | None:
+    """The word a player reads for a bot of ``spec``: a level's name (``medium`` for a
+    level's own name or its spec, so ``rule`` is Medium), ``random``, or None for an
+    engine at settings of its own, which a page calls a computer player.  The key of
+    the words in every language (``level.<word>``): no engine's spec reaches a screen.
+
+    >>> level_word("rule"), level_word("hard"), level_word("random"), level_word("search")
+    ('medium', 'hard', 'random', None)
+    """
+    if spec is None:
+        return None
+    spec = spec.strip().lower()
+    for level in LEVELS:
+        if spec in (level.name, level.spec):
+            return level.name
+    return "random" if spec == "random" else None

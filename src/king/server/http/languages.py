@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from functools import cache
 from importlib import resources
 
+from king.bots.levels import LEVELS, level_word
 from king.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -59,7 +60,16 @@ def _messages(code: str) -> tuple[tuple[str, str], ...]:
         for domain in PAGE_DOMAINS:
             own = _catalog_file(code, domain)
             merged.update((key, own[key]) for key in merged.keys() & own.keys())
+    merged.update(_bot_words(merged))
     return tuple(merged.items())
+
+
+def _bot_words(messages: dict[str, str]) -> dict[str, str]:
+    """``bot.<spec>``: the word a player reads for each bot a table may name by a spec
+    that is a level's (``bot.rule`` is Medium's word), so that the page shows levels,
+    never an engine's spec (:func:`king.bots.levels.level_word` decides)."""
+    specs = ["random", *(name for level in LEVELS for name in (level.name, level.spec))]
+    return {f"bot.{spec}": messages[f"level.{level_word(spec)}"] for spec in specs}
 
 
 def page_messages(language: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 from fastapi import APIRouter, HTTPException
 from pydantic import Field
 
-from king.bots.levels import LEVELS, level_of
+from king.bots.levels import LEVELS, level_of, level_word
 from king.rules import Rules
 from king.server.http.identity import CurrentAccount, SameOrigin
 from king.server.http.services import Services, ServicesDep
@@ -24,12 +24,15 @@ router = APIRouter()
 
 class LocalGameInfo(ProtocolModel):
     """``GET /api/local/game``: the level the person chose (null: not yet), the levels
-    there are, weakest first, and whether to ask for one (not when ``king --bots``
-    chose the computer players)."""
+    there are, weakest first, whether to ask for one (not when ``king --bots`` chose the
+    computer players), the local game's table (the level is asked there only) and the
+    level its computer players play now (null: not a level)."""
 
     level: str | None
     levels: list[str]
     ask: bool = True
+    table: str | None = None
+    playing: str | None = None
 
 
 class LocalGameRequest(ProtocolModel):
@@ -62,10 +65,17 @@ def _local_game(parts: Services, account: Account | None) -> LocalGame:
 @router.get("/api/local/game")
 async def local_game(parts: ServicesDep, account: CurrentAccount) -> LocalGameInfo:
     game = _local_game(parts, account)
-    chosen = bool((read_note(game.saved) or {}).get("bots_given"))
+    note = read_note(game.saved) or {}
     level = game.level()
-    levels = [level.name for level in LEVELS]
-    return LocalGameInfo(level=level, levels=levels, ask=level is None and not chosen)
+    table = parts.registry.get(str(note.get("table", "")))
+    bots = [] if table is None else [seat.bot for seat in table.seats if seat.kind == "bot"]
+    return LocalGameInfo(
+        level=level,
+        levels=[level.name for level in LEVELS],
+        ask=level is None and not note.get("bots_given"),
+        table=None if table is None else table.id,
+        playing=level_word(bots[0]) if bots and len(set(bots)) == 1 else None,
+    )
 
 
 @router.post("/api/local/game", dependencies=[SameOrigin])

@@ -16,6 +16,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
+from king.server.access import Access
 from king.server.http.errors import error_response, table_refusal
 from king.server.http.identity import (
     CurrentAccount,
@@ -47,10 +48,10 @@ router = APIRouter()
 
 
 @router.get("/api/tables")
-async def lobby(parts: ServicesDep) -> LobbyInfo:
+async def lobby(request: Request, parts: ServicesDep) -> LobbyInfo:
     if parts.shared is not None:
         return await parts.shared.lobby()
-    return parts.registry.lobby()
+    return parts.registry.lobby(access=Access.of(parts.settings, address_of(request)))
 
 
 @router.post("/api/tables", status_code=201, response_model=SeatClaim, dependencies=[SameOrigin])

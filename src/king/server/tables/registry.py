@@ -35,7 +35,7 @@ from king.server.protocol import CreateTableRequest, LobbyInfo, SeatRequest
 from king.server.relay.lease import Lease, LeaseError, LeaseService
 from king.server.store.event_log import EventStore, StoreError
 from king.server.tables.errors import ActionError
-from king.server.tables.seats import NOWHERE, Kind, Origin, clean_name, hash_address
+from king.server.tables.seats import NOWHERE, Kind, Origin, Seats, clean_name, hash_address
 from king.server.tables.table import Table
 from king.texts import seat_name
 
@@ -324,8 +324,10 @@ class Registry:
                 raise ActionError(
                     "account_needed", "a rated table seats registered players: log in first"
                 )
-        if account is not None and account.registered and account.name is not None:
+        if account is not None and account.kind == "player" and account.name is not None:
             by, by_guest = account.name, False
+        elif account is not None and account.kind == "local":
+            by, by_guest = Seats.name_for(request.name, account), False
         else:
             by, by_guest = self.guest_name(request.name), True
         if request.seat is not None and account is not None and account.kind == "guest":
@@ -545,9 +547,12 @@ class Registry:
         while len(self._finished) > _FINISHED_CACHE:
             self._finished.popitem(last=False)
 
-    def lobby(self, finished: int = 10) -> LobbyInfo:
-        """Tables waiting for players or in play, and the latest finished ones."""
+    def lobby(self, finished: int = 10, access: Access | None = None) -> LobbyInfo:
+        """Tables waiting for players or in play, and the latest finished ones.  A
+        visitor of the local game (``access``) sees the tables visitors made, not the
+        owner's: those they reach only by an invitation's link."""
         self._prune()
+        hidden = access is not None and not access.owner and self.settings.local_player is not None
         open_tables = sorted(self._tables.values(), key=lambda t: -t.created)
         done: list[Table] = []
         for table_id in self.store.table_ids("over", finished):
@@ -559,8 +564,8 @@ class Registry:
             if finished_table is not None:
                 done.append(finished_table)
         return LobbyInfo(
-            open=[t.info() for t in open_tables if t.is_open],
-            finished=[t.info() for t in done],
+            open=[t.info() for t in open_tables if t.is_open and (t.by_visitor or not hidden)],
+            finished=[t.info() for t in done if t.by_visitor or not hidden],
         )
 
     def close(self) -> None:

@@ -175,10 +175,12 @@ class Seats(Sequence[TableSeat]):
 
     @staticmethod
     def name_for(name: str, account: Account | None) -> str:
-        """The name a person sits under: a registered account's own, else ``name``
-        cleaned (:func:`clean_name`, which refuses a name with nothing visible)."""
+        """The name a person sits under: a registered player's own, else ``name``
+        cleaned (:func:`clean_name`, which refuses a name with nothing visible).  The
+        local game's owner, who never logs in, sits under the name they give, as a guest
+        does: their friends see it, not the word "You"."""
         name = clean_name(name)
-        if account is not None and account.registered and account.name is not None:
+        if account is not None and account.kind == "player" and account.name is not None:
             name = account.name
         return name
 

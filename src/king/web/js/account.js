@@ -55,11 +55,13 @@ export function renderAccount() {
   games.hidden = !registered;
   if (registered) {
     const link = $("account-name-link");
-    link.textContent = account.name;
+    // The local game's owner has no name of their own here: "on this computer".
+    link.textContent = local ? t("account.local") : account.name;
     link.href = api.playerUrl(account.name);
     games.href = api.playerUrl(account.name);
     const rating = $("account-rating");
     const badge = ratingBadge(account.rating, account.provisional, "rating");
+    rating.hidden = local && !account.rated_games; // no "?" before a first rated game
     rating.textContent = badge.textContent;
     rating.title = badge.title;
     rating.setAttribute("aria-label", `${t("rating.title")}: ${badge.textContent}`);

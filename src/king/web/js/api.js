@@ -145,6 +145,13 @@ export function inviteLink(table) {
   return `${base}/t/${encodeURIComponent(table)}`;
 }
 
+/** Whether an address can reach this server from another device: not this computer's
+ * own (127.0.0.1, localhost, ::1), which a friend's phone would take for its own. */
+export function reachesOthers(url) {
+  const host = new URL(url).hostname;
+  return !(host === "localhost" || host === "[::1]" || host.startsWith("127."));
+}
+
 /** Copy text to the clipboard; false when the browser refuses (then select it instead). */
 export async function copyText(text) {
   try {

@@ -1,12 +1,12 @@
 // The dialogs: the summary of a finished deal, the score sheet, the last trick, joining
 // a table, the invite link, and the rules.
 
-import { api, copyText, inviteLink, loadName } from "./api.js";
+import { api, copyText, inviteLink, loadName, reachesOthers } from "./api.js";
 import { cardFace, cardGroups } from "./cards.js";
 import { renderMarkdown } from "./markdown.js";
 import { formatNumber } from "./people.js";
 import { contractBoard, contractName, el, seatName, wrap } from "./render.js";
-import { t } from "./strings.js";
+import { botName, t } from "./strings.js";
 
 function open(dialog) {
   if (dialog.open) return;
@@ -23,10 +23,10 @@ function heading(dialog, text) {
   return h2;
 }
 
-function closeButton(dialog, key, id) {
-  const button = el("button", "primary", t(key));
+function closeButton(dialog, key, id, primary = true) {
+  const button = el("button", primary ? "primary" : "", t(key));
   button.type = "button";
-  button.autofocus = true; // the dialog opens with its main button focused
+  button.autofocus = primary; // the dialog opens with its main button focused
   if (id) button.id = id;
   button.addEventListener("click", () => dialog.close());
   return button;
@@ -98,7 +98,7 @@ function gameOver(ctx, view) {
   const places = el("ol", "places");
   order.forEach((seat) => {
     const place = order.findIndex((other) => view.totals[other] === view.totals[seat]) + 1;
-    const item = el("li", place === 1 ? "first" : "");
+    const item = el("li", [place === 1 ? "first" : "", seat === ctx.seat ? "me" : ""].join(" ").trim());
     item.dataset.place = String(place);
     item.dataset.seat = String(seat);
     item.append(
@@ -206,7 +206,19 @@ export function showSheet(ctx, recordUrl, onAgain = null) {
     scroller.append(table);
     deals.append(scroller);
   }
-  if (view && view.phase !== "over" && ctx.state.board?.length) {
+  const over = Boolean(view && view.phase === "over");
+  if (over) {
+    // The game over: who won and one's own place first, in view on a phone; the deals
+    // after them.
+    const best = Math.max(...view.totals);
+    const names = view.totals
+      .map((total, seat) => (total === best ? seatName(ctx, seat) : null))
+      .filter((name) => name !== null);
+    dialog.append(el("p", "winner", t("sheet.winner", { names: names.join(", ") })));
+    dialog.append(gameOver(ctx, view));
+    if (ctx.table?.rated) dialog.append(ratingChanges(ctx));
+  }
+  if (view && !over && ctx.state.board?.length) {
     // During the game the sheet has two tabs: the deals so far, and the contract board.
     const board = el("div", "sheet-panel");
     const table = contractBoard(ctx, ctx.state);
@@ -216,17 +228,9 @@ export function showSheet(ctx, recordUrl, onAgain = null) {
   } else {
     dialog.append(deals);
   }
-  if (view && view.phase === "over") {
-    const best = Math.max(...view.totals);
-    const names = view.totals
-      .map((total, seat) => (total === best ? seatName(ctx, seat) : null))
-      .filter((name) => name !== null);
-    dialog.append(el("p", "winner", t("sheet.winner", { names: names.join(", ") })));
-    dialog.append(gameOver(ctx, view));
-    if (ctx.table?.rated) dialog.append(ratingChanges(ctx));
-  }
   const buttons = el("div", "dialog-buttons");
-  if (view && view.phase === "over" && recordUrl && ctx.table) {
+  let again = null;
+  if (over && recordUrl && ctx.table) {
     const link = el("a", "button", t("table.record"));
     link.href = recordUrl;
     link.setAttribute("download", "");
@@ -240,14 +244,16 @@ export function showSheet(ctx, recordUrl, onAgain = null) {
     fresh.id = "btn-new-table";
     buttons.append(fresh);
     if (onAgain && ctx.seat !== null) {
-      const again = el("button", "primary", t("over.again"));
+      again = el("button", "primary", t("over.again"));
       again.type = "button";
+      again.autofocus = true;
       again.id = "btn-again";
       again.addEventListener("click", () => onAgain());
       buttons.append(again);
     }
   }
-  buttons.append(closeButton(dialog, "sheet.close", "sheet-close"));
+  // One primary button: Play again when there is one, else Close.
+  buttons.append(closeButton(dialog, "sheet.close", "sheet-close", again === null));
   dialog.append(buttons);
   open(dialog);
 }
@@ -377,7 +383,7 @@ export function askToJoin(ctx, info, account = null) {
     for (const seat of info.seats) {
       const who =
         seat.kind === "bot"
-          ? t("join.seatBot", { bot: seat.bot })
+          ? t("join.seatBot", { bot: botName(seat.bot) })
           : seat.claimed
             ? t("join.seatTaken", { name: seatShown(seat) })
             : t("join.seatFree");
@@ -395,7 +401,7 @@ export function askToJoin(ctx, info, account = null) {
     input.maxLength = 32;
     input.required = true;
     input.value = loadName();
-    if (account?.name && account.kind !== "guest") {
+    if (account?.name && account.kind === "player") {
       input.value = account.name;
       input.readOnly = true;
     }
@@ -404,7 +410,7 @@ export function askToJoin(ctx, info, account = null) {
     const seats = el("div", "dialog-buttons seats");
     for (const seat of info.seats) {
       if (seat.kind !== "human" || seat.claimed) continue;
-      const button = el("button", "primary", t("join.seat", { n: seat.seat }));
+      const button = el("button", "primary", t("join.seat", { n: seat.seat + 1 }));
       button.type = "submit";
       button.dataset.seat = String(seat.seat);
       button.addEventListener("click", (event) => {
@@ -437,12 +443,21 @@ export function askToJoin(ctx, info, account = null) {
 export function showInvite(tableId, toast) {
   const dialog = document.getElementById("dlg-invite");
   dialog.replaceChildren();
-  dialog.append(heading(dialog, t("table.invite")), el("p", "", t("table.inviteText")));
+  const link = inviteLink(tableId);
+  dialog.append(heading(dialog, t("table.invite")));
+  if (!reachesOthers(link)) {
+    // Plain `king`: this computer's own address, which reaches no one else.
+    const how = el("p", "invite-local");
+    how.id = "invite-local";
+    how.append(t("table.inviteLocal"), " ", el("code", "", "king --lan"), " ", t("table.inviteLocalThen"));
+    dialog.append(how);
+  }
+  dialog.append(el("p", "", t(reachesOthers(link) ? "table.inviteText" : "table.inviteHere")));
   const input = el("input", "invite-link");
   input.readOnly = true;
   input.id = "invite-link";
   input.setAttribute("aria-label", t("table.inviteText"));
-  input.value = inviteLink(tableId);
+  input.value = link;
   const copy = el("button", "primary", t("table.copy"));
   copy.type = "button";
   copy.addEventListener("click", async () => {

@@ -42,15 +42,19 @@ export function renderHand(ctx, onPlay) {
   }
 }
 
-/** Lay the cards out overlapping, in one row, or in two when one row would hide the
- * middle of each card (where a tap lands). */
+/** The narrowest strip of a card a finger must be able to tap (CSS px). */
+const TAP = 44;
+
+/** Lay the cards out overlapping, in one row, or in two when one row would leave less
+ * than a finger's width of each card in view (or hide the middle, where a tap lands). */
 function arrange(box, buttons) {
   const width = box.clientWidth - 8;
   const card = cardWidth(box);
-  const fits = (n) => n < 2 || (width - card) / (n - 1) >= card * 0.52;
+  const shown = Math.min(card, Math.max(card * 0.52, TAP));
+  const fits = (n) => n < 2 || (width - card) / (n - 1) >= shown;
   const rows = fits(buttons.length) ? [buttons] : [buttons.slice(0, Math.ceil(buttons.length / 2)), buttons.slice(Math.ceil(buttons.length / 2))];
   const longest = Math.max(...rows.map((row) => row.length));
-  const step = longest < 2 ? card : Math.min(card * 0.78, (width - card) / (longest - 1));
+  const step = longest < 2 ? card : Math.min(Math.max(card * 0.78, shown), (width - card) / (longest - 1));
   box.style.setProperty("--step", `${Math.max(step, 10)}px`);
   box.replaceChildren(
     ...rows.map((row) => {

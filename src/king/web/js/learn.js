@@ -81,16 +81,22 @@ function playLessons(ctx, message) {
   return due;
 }
 
-/** The first trick of a negative contract that cost its taker points. */
+/** The first trick of a negative contract that cost its taker points, said as the
+ * contract counts: the trick itself (No Tricks, No Last Two, whatever cards are in it),
+ * or the penalty cards in it (the hearts in No Hearts), never the other cards. */
 function penaltyLesson(ctx, message, before, trick) {
   const view = message.view;
   if (!before || !view.contract || view.contract === "trumps" || !message.event) return null;
   if (message.event.deal_over) return null; // the summary shows that deal's points
   const lost = (before.view.points[trick.winner] ?? 0) - (view.points[trick.winner] ?? 0);
   if (lost <= 0) return null;
-  const cards = trick.cards.map((code) => `${code.slice(0, -1).replace("T", "10")}${SUIT_SYMBOLS[code.slice(-1)]}`).join(" ");
+  const taken = message.taken?.cards?.[trick.winner] ?? [];
+  const penalties = trick.cards.filter((code) => taken.includes(code));
+  const byTricks = message.taken?.counts === "tricks" || !penalties.length;
+  const cards = penalties.map((code) => `${code.slice(0, -1).replace("T", "10")}${SUIT_SYMBOLS[code.slice(-1)]}`).join(" ");
   return {
     id: "penalty",
+    text: byTricks ? "penalty.trick" : "penalty.cards",
     vars: { name: seatName(ctx, trick.winner), you: trick.winner === ctx.seat, points: lost, cards, contract: contractName(view.contract, view.trump) },
   };
 }
@@ -108,7 +114,7 @@ function show(lesson, shown) {
   title.textContent = lesson.title ?? t(`learn.${lesson.id}.title`);
   const text = document.createElement("div");
   text.className = "lesson-text";
-  text.append(renderMarkdown(t(`learn.${lesson.id}`, lesson.vars ?? {}), { headingLevel: 3 }));
+  text.append(renderMarkdown(t(`learn.${lesson.text ?? lesson.id}`, lesson.vars ?? {}), { headingLevel: 3 }));
   const buttons = document.createElement("div");
   buttons.className = "dialog-buttons";
   const skip = document.createElement("button");
@@ -130,8 +136,24 @@ function show(lesson, shown) {
       box.close();
     });
     next.addEventListener("click", () => box.close());
-    box.addEventListener("close", () => resolve(answer), { once: true });
-    box.showModal();
+    // The lesson about choosing a contract sits beside the choices it explains, which
+    // stay in view and in reach: choosing one closes it.
+    const beside = lesson.id === "declare";
+    box.classList.toggle("beside-declare", beside);
+    document.body.classList.toggle("lesson-beside", beside);
+    const chosen = () => box.close();
+    if (beside) document.getElementById("declare")?.addEventListener("click", chosen, { once: true });
+    box.addEventListener(
+      "close",
+      () => {
+        document.body.classList.remove("lesson-beside");
+        document.getElementById("declare")?.removeEventListener("click", chosen);
+        resolve(answer);
+      },
+      { once: true },
+    );
+    if (beside) box.show();
+    else box.showModal();
     box.scrollTop = 0;
   });
 }

@@ -1,7 +1,9 @@
-// The local game's level (king, for the person at this machine): asked once, on the
-// first visit (#dlg-level), remembered by the server beside the game, and changed from
-// the menu (#btn-level); a choice starts a new game against three computer players of
-// that level (POST /api/local/game).  Elsewhere nothing shows.
+// The local game's level (king, for the person at this machine): asked once per local
+// game, on its first visit (#dlg-level, with a way out: keep the level it plays), never at
+// another table (a table for friends); remembered by the server beside the game, and
+// changed from the menu (#btn-level) at the local game; a choice starts a new game
+// against three computer players of that level (POST /api/local/game).  Elsewhere
+// nothing shows.
 
 import { api, call, saveToken } from "./api.js";
 import { botName, t } from "./strings.js";
@@ -36,7 +38,8 @@ function choice(level, measured, current) {
   return button;
 }
 
-/** Open the level dialog; a choice starts the new game and goes to it. */
+/** Open the level dialog; a choice starts the new game and goes to it.  The first time
+ * it is asked (``first``), the way out keeps the level the game plays now. */
 async function askLevel(info, first) {
   const dialog = document.getElementById("dlg-level");
   const measured = await figures();
@@ -54,14 +57,12 @@ async function askLevel(info, first) {
   if (suggested) suggested.autofocus = true; // the level now, or Medium for a newcomer
   const buttons = document.createElement("div");
   buttons.className = "dialog-buttons";
-  if (!first) {
-    const cancel = document.createElement("button");
-    cancel.type = "button";
-    cancel.id = "level-cancel";
-    cancel.textContent = t("account.cancel");
-    cancel.addEventListener("click", () => dialog.close());
-    buttons.append(cancel);
-  }
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.id = "level-cancel";
+  cancel.textContent = first ? t("level.keep", { level: botName(info.playing ?? "medium") }) : t("account.cancel");
+  cancel.addEventListener("click", () => dialog.close());
+  buttons.append(cancel);
   dialog.append(title, help, list, buttons);
   list.addEventListener("click", async (event) => {
     const button = event.target.closest("[data-level]");
@@ -74,8 +75,26 @@ async function askLevel(info, first) {
   dialog.scrollTop = 0;
 }
 
-/** At the local game: ask for the level once, and offer the menu's #btn-level. */
-export async function installLevels() {
+/** Whether this local game has asked for the level already (chosen, or kept). */
+function askedAt(table) {
+  try {
+    return window.localStorage.getItem(`king:level-asked:${table}`) !== null;
+  } catch {
+    return false;
+  }
+}
+
+function noteAsked(table) {
+  try {
+    window.localStorage.setItem(`king:level-asked:${table}`, "1");
+  } catch {
+    // private browsing: asked again next time
+  }
+}
+
+/** At the local game's own table: ask for the level once, and offer the menu's
+ * #btn-level.  Nothing at any other table (a table for friends, a game watched). */
+export async function installLevels(tableId) {
   let info;
   try {
     const me = await api.me();
@@ -84,8 +103,12 @@ export async function installLevels() {
   } catch {
     return;
   }
+  if (info.table !== tableId) return;
   const button = document.getElementById("btn-level");
   button.hidden = false;
   button.addEventListener("click", () => askLevel(info, false));
-  if (info.ask) askLevel(info, true);
+  if (info.ask && !askedAt(tableId)) {
+    noteAsked(tableId);
+    askLevel(info, true);
+  }
 }

@@ -50,7 +50,9 @@ function tableItem(table, finished) {
   item.dataset.table = table.id;
   const head = el("div", "table-head");
   const host = hostOf(table);
-  const title = el("strong", "table-name", host ? t("lobby.hostTable", { name: host }) : table.id);
+  // One of this browser's own games is "your table", whatever name it sits under.
+  const name = loadToken(table.id) ? t("lobby.yourTable") : host ? t("lobby.hostTable", { name: host }) : table.id;
+  const title = el("strong", "table-name", name);
   title.title = table.id;
   head.append(title, el("span", "muted", statusText(table)));
   if (table.spectators) head.append(el("span", "muted", t("lobby.spectators", { n: table.spectators })));
@@ -114,9 +116,11 @@ async function refresh() {
     serverUnreachable();
     return;
   }
+  // This browser's own unfinished games are under "Continue", not among the open tables.
+  const others = lobby.open.filter((table) => !loadToken(table.id));
   const open = $("open-tables");
-  open.replaceChildren(...lobby.open.map((table) => tableItem(table, false)));
-  if (!lobby.open.length) open.append(el("li", "muted", t("lobby.noOpen")));
+  open.replaceChildren(...others.map((table) => tableItem(table, false)));
+  if (!others.length) open.append(el("li", "muted", t("lobby.noOpen")));
   const done = $("finished-tables");
   done.replaceChildren(...lobby.finished.map((table) => tableItem(table, true)));
   if (!lobby.finished.length) done.append(el("li", "muted", t("lobby.noFinished")));
@@ -125,22 +129,38 @@ async function refresh() {
   $("join-help").textContent = joinable.length ? t("home.joinOpen", { n: joinable.length }) : t("home.joinHelp");
 }
 
-/** "Continue your game": the unfinished table this browser holds a seat at. */
+/** "Continue your game": the latest unfinished table this browser holds a seat at, and
+ * its other unfinished games below it. */
 function showContinue(open) {
-  const mine = open.find((table) => loadToken(table.id) && table.status !== "closed");
+  const mine = open.filter((table) => loadToken(table.id) && table.status !== "closed");
   const button = $("btn-continue");
-  button.hidden = !mine;
-  if (!mine) return;
-  button.href = `/t/${mine.id}`;
-  const others = mine.seats.filter((seat) => seat.claimed || seat.kind === "bot").map(seatLabel);
-  $("continue-help").textContent = `${statusText(mine)} · ${others.join(", ")}`;
+  button.hidden = !mine.length;
+  const more = $("continue-more");
+  more.replaceChildren();
+  more.hidden = mine.length < 2;
+  if (!mine.length) return;
+  button.href = `/t/${mine[0].id}`;
+  $("continue-help").textContent = gameLine(mine[0]);
+  for (const table of mine.slice(1)) {
+    const link = el("a", "continue-other", gameLine(table));
+    link.href = `/t/${table.id}`;
+    const item = el("li");
+    item.append(link);
+    more.append(item);
+  }
+}
+
+/** A game as "Continue" names it: where it stands, and who plays in it. */
+function gameLine(table) {
+  const players = table.seats.filter((seat) => seat.claimed || seat.kind === "bot").map(seatLabel);
+  return `${statusText(table)} · ${players.join(", ")}`;
 }
 
 /** The name a quick game is played under: the account's, the last one typed, or a
  * plain word for a newcomer (changeable in the custom table). */
 function quickName() {
   const account = currentAccount();
-  if (account && account.kind !== "guest" && account.name) return account.name;
+  if (account?.kind === "player" && account.name) return account.name;
   return loadName() || t("home.defaultName");
 }
 
@@ -170,7 +190,9 @@ function playComputer() {
 function askFriends() {
   const dialog = $("dlg-friends");
   const account = currentAccount();
-  const registered = account && account.kind !== "guest" && account.name;
+  // A registered player plays under their name; anyone else (the local game's owner
+  // too, whom friends must not see as "You") says the name their friends will see.
+  const registered = account?.kind === "player" && account.name;
   $("friends-name-label").hidden = Boolean(registered);
   $("friends-name").required = !registered;
   $("friends-name").value = registered ? account.name : loadName();
@@ -240,25 +262,14 @@ function levels() {
   return (bots ?? []).filter((bot) => bot.level).sort((a, b) => a.strength - b.strength);
 }
 
-/** A seat's computer players: the levels by name, then the engines under "Advanced". */
+/** A seat's computer players: the levels by name (the engines and their settings are
+ * for the command line and the API, not for a player's screen). */
 function botOptions() {
-  const options = levels().map((bot) => {
+  return levels().map((bot) => {
     const option = el("option", "", t("lobby.seat.bot", { bot: botName(bot.name) }));
     option.value = `bot:${bot.name}`;
     return option;
   });
-  const engines = (bots ?? []).filter((bot) => !bot.level);
-  if (engines.length) {
-    const group = el("optgroup");
-    group.label = t("level.advanced");
-    for (const bot of engines) {
-      const option = el("option", "", t("lobby.seat.bot", { bot: bot.name }));
-      option.value = `bot:${bot.name}`;
-      group.append(option);
-    }
-    options.push(group);
-  }
-  return options;
 }
 
 const LEVEL_KEY = "king:level";
@@ -316,14 +327,17 @@ function ratedBot(name) {
 
 /** Whether the account may create a rated table: a registered player. */
 function mayRate(account) {
-  return account !== null && account.kind === "player";
+  // The local game's owner too: their games against the computer are rated on this
+  // computer (its table shows the badge), with no login.
+  return account !== null && (account.kind === "player" || account.kind === "local");
 }
 
 /** The form for the account now: a registered player sits under their own name and may
- * ask for a rated table; anyone else gives a name and plays unrated. */
+ * ask for a rated table; the local game's owner gives the name their friends see and
+ * may ask for one too; anyone else gives a name and plays unrated. */
 function formForAccount(account) {
   const name = $("create-name");
-  const registered = account !== null && account.kind !== "guest" && account.name !== null;
+  const registered = account?.kind === "player" && account.name !== null;
   if (registered) {
     name.value = account.name;
     name.readOnly = true;
@@ -414,10 +428,18 @@ async function showPhone() {
 
 /** The lobby's offline panel: play on this device, and keep the game for offline use. */
 async function installOffline() {
-  const status = await offlineStatus();
-  kept = Boolean(status?.kept);
   const button = $("btn-keep");
   const help = $("offline-keep-help");
+  if (!window.isSecureContext) {
+    // Plain http at another device's address (king --lan): browsers keep a page for
+    // offline play only from https or the computer itself; say so, and what does.
+    button.hidden = true;
+    help.textContent = t("offline.insecure");
+    help.dataset.reason = "insecure";
+    return;
+  }
+  const status = await offlineStatus();
+  kept = Boolean(status?.kept);
   if (!status || status.kept) {
     button.hidden = true;
     help.textContent = status ? t("offline.kept") : "";

@@ -28,10 +28,13 @@ export function t(key, vars = {}) {
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? String(vars[name]) : `{${name}}`));
 }
 
-/** A bot as people name it: a level's name in this language ("Medium"), else its engine's. */
+/** A bot as people name it: its level in this language ("Medium", for `medium` and for
+ * `rule`, the level's engine: the catalog's `bot.<spec>` words, which the server derives
+ * from the levels), "Random", else "Computer": never an engine's spec. */
 export function botName(bot) {
-  const key = `level.${bot}`;
-  return key in messages ? messages[key] : bot;
+  const spec = String(bot ?? "").trim().toLowerCase();
+  const word = messages[`bot.${spec}`] ?? messages[`level.${spec}`];
+  return word ?? messages["level.computer"] ?? "Computer";
 }
 
 /** The language shown now (a code: "en", "tr", …). */

@@ -792,7 +792,7 @@ async function main() {
   connect();
   if (!offline) {
     watchPreparing();
-    installLevels();
+    installLevels(tableId);
   }
 }
 
