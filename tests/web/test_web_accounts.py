@@ -163,8 +163,9 @@ def test_guests_are_marked_the_clock_shows_and_log_out_forgets_the_seats(
     host.wait_for_selector("#hand .card")
     guest_seat = host.locator(".seat[data-seat='1'] .seat-name")
     assert guest_seat.inner_text().strip() == "Bora (guest)"
-    host.goto(server.url + "/")
-    assert host.locator(f"li[data-table='{claim['table']}']").inner_text().count("Bora (guest)")
+    host.goto(server.url + "/")  # the host's own game: under Continue, with its players
+    host.wait_for_selector("#btn-continue:not([hidden])")
+    assert "Bora (guest)" in host.locator("#continue-help").inner_text()
     assert host.evaluate(f"localStorage.getItem('king:token:{claim['table']}')") is not None
     host.locator("#btn-logout").click()
     host.wait_for_selector("#btn-login")

@@ -358,9 +358,9 @@ def test_hints_show_the_engines_values_only_where_the_table_has_them(
     page.wait_for_selector('body[data-ready="true"]')  # wired: typing is kept
     page.click("#custom-table summary")  # the home screen keeps the form behind it
     page.fill("#create-name", "Ada")
-    page.select_option("#seat-1", "bot:random")
-    page.select_option("#seat-2", "bot:random")
-    page.select_option("#seat-3", "bot:random")
+    page.select_option("#seat-1", "bot:beginner")
+    page.select_option("#seat-2", "bot:beginner")
+    page.select_option("#seat-3", "bot:beginner")
     page.check("#create-hints")
     page.click("#create-form button[type=submit]")
     page.wait_for_url("**/t/*")

@@ -102,8 +102,8 @@ def test_two_people_share_a_table_with_two_bots(browser: Browser, server: Server
     page_a.fill("#create-name", "Ada")
     page_a.wait_for_selector("#seat-3 option", state="attached")
     page_a.select_option("#seat-1", "human")
-    page_a.select_option("#seat-2", "bot:random")
-    page_a.select_option("#seat-3", "bot:random")
+    page_a.select_option("#seat-2", "bot:beginner")
+    page_a.select_option("#seat-3", "bot:beginner")
     page_a.click("#create-form button[type=submit]")
     page_a.wait_for_url("**/t/*")
     page_a.wait_for_selector("#waiting:not([hidden])")
@@ -126,8 +126,8 @@ def test_two_people_share_a_table_with_two_bots(browser: Browser, server: Server
     assert seats == [
         "Seat 1 taken by Ada (guest)",  # people count seats from 1
         "Seat 2 free",
-        "Seat 3 computer player (random)",
-        "Seat 4 computer player (random)",
+        "Seat 3 computer player (Beginner)",
+        "Seat 4 computer player (Beginner)",
     ]
     page_b.fill("#join-name", "Bo")
     page_b.click('#dlg-join button[data-seat="1"]')

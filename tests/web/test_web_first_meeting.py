@@ -146,6 +146,11 @@ def test_a_friend_sees_the_host_by_name_and_the_seats_as_numbered(
     assert table not in host.inner_html("#open-tables")
     assert host.inner_text("#account-name-link") == "Playing on this computer"
     assert host.locator("#account-rating").is_hidden()
+    # The owner's games are rated on this computer (its table shows the badge): the
+    # custom table offers a rated game too, without asking them to log in.
+    host.click("#custom-table summary")
+    assert host.locator("#create-rated").is_enabled()
+    assert "log in" not in host.inner_text("#create-rated-help").lower()
     no_engine_words(host)
     assert errors == []
     host.close()

@@ -93,6 +93,11 @@ def test_a_whole_game_offline_on_a_phone_survives_a_reload_and_records_what_cpyt
     page.wait_for_selector("#hand .card", timeout=30000)
     assert page.evaluate("() => document.body.dataset.offline") == "ready"
     assert serious_violations(page) == []
+    # The computer players are named by their level, as online (never "rule bot").
+    names = page.eval_on_selector_all(
+        ".seat[data-seat] .seat-name", "ns => ns.map(n => n.textContent)"
+    )
+    assert sorted(names) == ["Medium bot 1", "Medium bot 2", "Medium bot 3", "You"], names
     trumps = 0
     reopened = False
     deadline = time.monotonic() + 600

@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from benchmarks.server_process import ServerProcess
+from king.bots.levels import LEVELS
 from king.cards import DECK
 from king.server.http.app import WEB_DIR
 from tests.support.scripts import load_script
@@ -91,12 +92,15 @@ def test_the_card_faces_are_what_the_generator_draws() -> None:
 
 
 def page_keys() -> set[str]:
-    """The keys of the catalogs the page is sent (the English ones: the reference)."""
+    """The keys of the catalogs the page is sent (the English ones: the reference), and
+    the words the server derives from the levels for each bot a table may name by its
+    spec (``bot.rule``: Medium's word)."""
     folder = resources.files("king") / "locales" / "en"
     keys: set[str] = set()
     for domain in ("game", "web"):
         keys |= set(json.loads((folder / f"{domain}.json").read_text(encoding="utf-8")))
-    return keys
+    specs = ["random", *(name for level in LEVELS for name in (level.name, level.spec))]
+    return keys | {f"bot.{spec}" for spec in specs}
 
 
 def asked_keys() -> set[str]:
@@ -156,6 +160,7 @@ def test_the_page_is_sent_its_language(client: httpx.Client) -> None:
     assert data["language"] == "tr"
     assert data["languages"]["th"] == "ไทย" and data["languages"]["tr"] == "Türkçe"
     assert data["messages"]["contract.no-queens"] == "Kız Almaz"
+    assert data["messages"]["bot.rule"] == data["messages"]["level.medium"] == "Orta"
     assert set(data["messages"]) == page_keys()
     header = {"Accept-Language": "th-TH,th;q=0.9,en;q=0.5"}
     assert client.get("/api/i18n", headers=header).json()["language"] == "th"

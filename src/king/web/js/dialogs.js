@@ -439,6 +439,9 @@ export function askToJoin(ctx, info, account = null) {
   });
 }
 
+/** The command that serves the home network too (a command: the same in every language). */
+const LAN_COMMAND = "king --lan";
+
 /** The invite link in a box, with a copy button. */
 export function showInvite(tableId, toast) {
   const dialog = document.getElementById("dlg-invite");
@@ -449,7 +452,7 @@ export function showInvite(tableId, toast) {
     // Plain `king`: this computer's own address, which reaches no one else.
     const how = el("p", "invite-local");
     how.id = "invite-local";
-    how.append(t("table.inviteLocal"), " ", el("code", "", "king --lan"), " ", t("table.inviteLocalThen"));
+    how.append(t("table.inviteLocal"), " ", el("code", "", LAN_COMMAND), " ", t("table.inviteLocalThen"));
     dialog.append(how);
   }
   dialog.append(el("p", "", t(reachesOthers(link) ? "table.inviteText" : "table.inviteHere")));

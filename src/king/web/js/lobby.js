@@ -116,8 +116,10 @@ async function refresh() {
     serverUnreachable();
     return;
   }
-  // This browser's own unfinished games are under "Continue", not among the open tables.
-  const others = lobby.open.filter((table) => !loadToken(table.id));
+  // This browser's own unfinished games are under "Continue", not among the open tables
+  // (but for one that waits for a friend: it is an invitation, with its link to copy).
+  const waiting = (table) => table.status === "waiting" && table.seats.some((s) => !s.claimed);
+  const others = lobby.open.filter((table) => !loadToken(table.id) || waiting(table));
   const open = $("open-tables");
   open.replaceChildren(...others.map((table) => tableItem(table, false)));
   if (!others.length) open.append(el("li", "muted", t("lobby.noOpen")));

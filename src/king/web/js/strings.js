@@ -34,7 +34,7 @@ export function t(key, vars = {}) {
 export function botName(bot) {
   const spec = String(bot ?? "").trim().toLowerCase();
   const word = messages[`bot.${spec}`] ?? messages[`level.${spec}`];
-  return word ?? messages["level.computer"] ?? "Computer";
+  return word ?? t("level.computer");
 }
 
 /** The language shown now (a code: "en", "tr", …). */
