@@ -42,7 +42,7 @@ def page_at(browser: Browser, size: tuple[int, int]) -> Page:
 @contextmanager
 def local_game(home: Path) -> Iterator[tuple[str, str, CuttableProxy]]:
     port = free_port()
-    with local_king(home, "--port", str(port), bots=False) as (_, lines):
+    with local_king(home, "--port", str(port), "--bot-pause", "0", bots=False) as (_, lines):
         address = next(line.split(" at ", 1)[1] for line in lines if "your table is at" in line)
         friend = CuttableProxy(port, source="127.0.0.2").start()
         try:
@@ -73,21 +73,19 @@ def friends_table(browser: Browser, url: str, friend_url: str, out: Path) -> Non
     host.click("#friends-create")
     host.wait_for_url("**/t/*")
     table = host.url.split("/t/")[1].split("?")[0].split("#")[0]
-    for size_name, size in SIZES.items():
-        friend = page_at(browser, size)
-        friend.goto(f"{friend_url}/t/{table}")
-        if size_name == "390x844":
-            friend.wait_for_selector("#dlg-join[open]")
-            friend.fill("#join-name", "Deniz")
-            friend.click("#dlg-join button[data-seat='1']")
-            token = friend.evaluate(f"() => localStorage.getItem('king:token:{table}')")
-        else:  # the same friend, on a phone held sideways
-            friend.evaluate(f"(t) => localStorage.setItem('king:token:{table}', t)", token)
-            friend.goto(f"{friend_url}/t/{table}")
+    friend = page_at(browser, SIZES["390x844"])
+    friend.goto(f"{friend_url}/t/{table}")
+    friend.wait_for_selector("#dlg-join[open]")
+    friend.fill("#join-name", "Deniz")
+    friend.click("#dlg-join button[data-seat='1']")
+    friend.wait_for_selector("#hand .card")  # seated: the token is kept
+    for size_name, (width, height) in SIZES.items():  # the same friend, then sideways
+        friend.set_viewport_size({"width": width, "height": height})
+        friend.reload()
         friend.wait_for_selector("#hand .card")
         friend.wait_for_timeout(800)
         friend.screenshot(path=out / f"meet-friends-{size_name}.png")
-        friend.context.close()
+    friend.context.close()
     host.context.close()
 
 

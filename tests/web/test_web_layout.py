@@ -193,9 +193,11 @@ GAME_OVER_READS = """() => {
   const dialog = document.getElementById("dlg-sheet");
   const mine = dialog.querySelector(".places li.me");
   const box = mine ? mine.getBoundingClientRect() : null;
+  const seen = (x, y) => mine.contains(document.elementFromPoint(x, y));
   const cells = [...dialog.querySelectorAll("table td:first-child, table td:nth-child(2)")];
   return {
-    mineInView: box === null ? null : box.top >= 0 && box.bottom <= innerHeight,
+    mineInView: box === null ? null : box.top >= 0 && box.bottom <= innerHeight
+      && seen(box.left + 8, box.top + 4) && seen(box.right - 8, box.bottom - 4),
     cut: cells.filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
       .map((cell) => cell.textContent),
     primary: dialog.querySelectorAll(".dialog-buttons .primary").length,
