@@ -110,7 +110,8 @@ def test_a_preparation_says_its_progress_and_the_bots_wait_for_it() -> None:
     while not preparation.state().ready and time.monotonic() < deadline:
         seen.append(preparation.state().step)
         time.sleep(0.01)
-    waited = threading.Thread(target=lambda: asyncio.run(asyncio.wait_for(preparation.wait(), 1)))
+    ready = preparation.ready("search:time=0.05")
+    waited = threading.Thread(target=lambda: asyncio.run(asyncio.wait_for(ready, 1)))
     waited.start()  # (this thread may run Playwright's event loop)
     waited.join()
     state = preparation.state()

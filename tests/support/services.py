@@ -123,10 +123,11 @@ def start_local(*args: str, env: dict[str, str] | None = None) -> tuple[subproce
 
 
 def start_king(
-    *args: str, until: str, env: dict[str, str] | None = None
+    *args: str, until: str, env: dict[str, str] | None = None, timeout: float = 60
 ) -> tuple[subprocess.Popen[str], list[str]]:
-    """Run ``king ARGS`` until it prints a line holding ``until``; returns the process
-    and its lines so far (that one last)."""
+    """Run ``king ARGS`` until it prints a line holding ``until`` (killed after
+    ``timeout`` seconds without it); returns the process and its lines so far (that one
+    last)."""
     process = subprocess.Popen(
         [sys.executable, "-m", "king", *args],
         stdout=subprocess.PIPE,
@@ -134,7 +135,7 @@ def start_king(
         text=True,
         env={**os.environ, **(env or {})},
     )
-    timer = threading.Timer(60, process.kill)
+    timer = threading.Timer(timeout, process.kill)
     timer.start()
     assert process.stdout is not None
     lines = []
@@ -179,26 +180,12 @@ def local_king(
 ) -> Iterator[tuple[subprocess.Popen[str], list[str]]]:
     """``king ARGS`` (no browser, its own database) until it says how it stops; with
     ``rule`` bots unless ``--bots`` is given or ``bots`` is false (its own default)."""
-    command = [sys.executable, "-m", "king", "--no-browser", "--db", str(tmp_path / "k.db")]
     chosen = ["--bots", "rule,rule,rule"] if bots and "--bots" not in args else []
-    process = subprocess.Popen(
-        [*command, *chosen, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env={**os.environ, **(env or {})},
+    database = ["--no-browser", "--db", str(tmp_path / "k.db")]
+    process, lines = start_king(
+        *database, *chosen, *args, until="Ctrl-C stops", env=env, timeout=90
     )
-    timer = threading.Timer(90, process.kill)
-    timer.start()
-    assert process.stdout is not None
-    lines: list[str] = []
-    for line in process.stdout:
-        lines.append(line.rstrip("\n"))
-        if "Ctrl-C stops" in line:
-            break
-    timer.cancel()
     try:
-        assert lines and "Ctrl-C stops" in lines[-1], "\n".join(lines)
-        yield process, lines
+        yield process, [line.rstrip("\n") for line in lines]
     finally:
         stop(process)

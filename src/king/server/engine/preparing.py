@@ -90,11 +90,6 @@ class Preparation:
         while not self.ready_for(spec) and not self._done.is_set():
             await asyncio.sleep(0.2)
 
-    async def wait(self) -> None:
-        """Return once everything asked for is prepared."""
-        while not self._done.is_set():
-            await asyncio.sleep(0.2)
-
     def state(self) -> PreparationState:
         with self._lock:
             ready = self._done.is_set()
