@@ -198,6 +198,8 @@ class Autoplay:
             bot = self.bot_for(seat)
             if bot is None or table.seq != seq:
                 return
+            if not table.has_clients and not table.always_finished:
+                return  # everyone left during the pause: nobody waits for this move
             action = await table.runner.choose(bot, table.game.view(seat), table.id)
             if table.seq != seq or self.bot_for(seat) is not bot:
                 return  # the person came back, or the position changed meanwhile
