@@ -117,7 +117,11 @@ ADDRESS = re.compile(r"(http://127\.0\.0\.1:\d+)/t/([\w-]+)#token=([\w-]+)")
 
 
 def start_local(*args: str, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[str], str]:
-    """Run ``king ARGS`` until it prints the table's address; returns it."""
+    """Run ``king ARGS`` until it prints the table's address; returns it.  On a free port
+    unless ARGS name one: the local game's own port (8765) is the one test's that checks
+    it (tests/cli/test_lan.py), which a test beside it must not take meanwhile."""
+    if "--port" not in args:
+        args = (*args, "--port", str(free_port()))
     process, lines = start_king(*args, until="your table is at", env=env)
     return process, lines[-1]
 
