@@ -1,0 +1,108 @@
+"""Write ``engine/tables.h``: the rule facts and the rule policy's tables, taken from the
+Python reference (:mod:`king.rules`, :mod:`king.bots.position`,
+:mod:`king.bots.rule_play`), so that the C engine states none of them a second time.
+
+Floats are written as C99 hexadecimal literals: the exact bits Python computed, so the
+engine's arithmetic starts from the same numbers as the reference's.
+``tests/bots/test_engine_build.py`` checks the committed file is what this writes.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from king.bots import rule_play
+from king.cards import SUIT_MASKS
+from king.rules import (
+    FLAG_EARLY_END,
+    FLAG_FORCED_PENALTY,
+    FLAG_OVERRUFF,
+    FLAG_TRUMP_LEAD_AFTER_BREAK,
+    NO_BOYS,
+    NO_HEARTS,
+    NO_KING,
+    NO_LAST_TWO,
+    NO_QUEENS,
+    NO_TRICKS,
+    PENALTY_MASKS,
+    POINTS_PER_UNIT,
+    TRUMPS,
+)
+
+HERE = Path(__file__).resolve().parent
+TABLES = HERE / "tables.h"
+
+
+def _ints(values: Iterable[int]) -> str:
+    return ", ".join(f"{int(v)}LL" if abs(int(v)) > 0x7FFFFFFF else str(int(v)) for v in values)
+
+
+def _floats(values: Iterable[float]) -> str:
+    return ", ".join(float(v).hex() for v in values)
+
+
+def _nested(values: object, indent: str) -> str:
+    """A C initializer for a (nested) sequence of floats: one innermost row a line."""
+    items = list(values)  # type: ignore[call-overload]
+    if not hasattr(items[0], "__len__"):
+        return "{" + _floats(items) + "}"
+    inner = indent + "    "
+    rows = ",\n".join(inner + _nested(item, inner) for item in items)
+    return "{\n" + rows + "\n" + indent + "}"
+
+
+def _float_array(name: str, values: object) -> str:
+    shape = []
+    level = values
+    while hasattr(level, "__len__"):
+        shape.append(len(level))
+        level = level[0]  # type: ignore[index]
+    dims = "".join(f"[{n}]" for n in shape)
+    return f"static const double {name}{dims} = {_nested(values, '')};"
+
+
+def tables() -> str:
+    """The text of ``tables.h``."""
+    lines = [
+        "/* Written by engine/generate.py from the Python reference: do not edit. */",
+        "#ifndef KING_TABLES_H",
+        "#define KING_TABLES_H",
+        "#include <stdint.h>",
+        "",
+        "/* Contract codes (king.rules). */",
+        f"enum {{ TRUMPS = {TRUMPS}, NO_TRICKS = {NO_TRICKS}, NO_HEARTS = {NO_HEARTS}, "
+        f"NO_QUEENS = {NO_QUEENS}, NO_BOYS = {NO_BOYS}, NO_KING = {NO_KING}, "
+        f"NO_LAST_TWO = {NO_LAST_TWO}, CONTRACTS = {len(PENALTY_MASKS)} }};",
+        "/* Rule toggles (king.rules.Rules.flags). */",
+        f"enum {{ F_FORCED = {FLAG_FORCED_PENALTY}, F_EARLY = {FLAG_EARLY_END}, "
+        f"F_OVERRUFF = {FLAG_OVERRUFF}, F_TRUMP_LEAD = {FLAG_TRUMP_LEAD_AFTER_BREAK} }};",
+        f"static const int64_t SUITS[4] = {{{_ints(SUIT_MASKS)}}};",
+        f"static const int64_t PENALTY[{len(PENALTY_MASKS)}] = {{{_ints(PENALTY_MASKS)}}};",
+        f"static const int64_t POINTS_PER_UNIT[{len(POINTS_PER_UNIT)}] = "
+        f"{{{_ints(POINTS_PER_UNIT)}}};",
+        "",
+        "/* The rule policy's tables (king.bots.rule_play), bit for bit. */",
+        _float_array("GUARD", rule_play.GUARD),
+        _float_array("COVER", rule_play.COVER),
+        _float_array("UNGUARD", rule_play.UNGUARD),
+        f"static const double KEEP = {float(rule_play.KEEP).hex()};",
+        _float_array("GUARDED", rule_play.GUARDED),
+        _float_array("UNHELD", rule_play.UNHELD),
+        _float_array("FORCED", rule_play.FORCED),
+        "",
+        "#endif",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    TABLES.write_text(tables(), encoding="utf-8")
+    print(f"wrote {TABLES}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,289 @@
+"""The compiled engine: the C sources of ``engine/`` built once to WebAssembly
+(``engine.wasm`` beside this module, checked against its sha256), run here by wasmtime.
+
+The same file runs in the browser's worker for the offline game, so there is one engine
+wherever King plays.  Each thread has its own instance (its own memory), which wasmtime
+runs without the GIL: an entry point over many worlds is split across ``threads``
+threads, each on its own instance, and its answers do not depend on how it was split.
+
+The host and an instance exchange arrays through the instance's own exchange area
+(``king_io``, int64 words): arrays are copied in, named by their offset there, and
+copied out.  An entry point checks what it is given and returns a negative code for what
+it refuses, raised here as :class:`EngineError`; it never grows its memory.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import wasmtime
+from numpy.typing import NDArray
+
+__all__ = [
+    "WASM",
+    "EngineError",
+    "Instance",
+    "instance",
+    "rule_card",
+    "rule_declaration_values",
+    "rule_likelihoods",
+    "rule_rollouts",
+    "sample_worlds",
+]
+
+#: The built engine, and the sha256 it must have (``engine/build.py`` writes both).
+WASM = Path(__file__).with_name("engine.wasm")
+WASM_SHA256 = Path(__file__).with_name("engine.wasm.sha256")
+
+#: What each refusal code of ``engine/api.h`` means.
+REFUSALS = {
+    -1: "an array does not fit the engine's exchange area",
+    -2: "a contract, trump, rule flag, seat or setting is out of range",
+    -3: "a position or deal the rules cannot reach",
+    -4: "a card that is not legal where it is played",
+    -5: "too many or too few of something",
+}
+
+#: Worlds per call: what fits the exchange area with room to spare.
+CHUNK = 4096
+
+
+class EngineError(ValueError):
+    """The engine refused its input (or its file is not the one this King ships)."""
+
+    def __init__(self, entry: str, code: int) -> None:
+        self.entry = entry
+        self.code = code
+        super().__init__(f"{entry}: {REFUSALS.get(code, f'refused ({code})')}")
+
+
+@cache
+def _compiled() -> tuple[wasmtime.Engine, wasmtime.Module]:
+    """The engine's module, compiled once per process (Cranelift, ~0.1 s)."""
+    data = WASM.read_bytes()
+    expected = WASM_SHA256.read_text(encoding="utf-8").split()[0]
+    if hashlib.sha256(data).hexdigest() != expected:
+        raise RuntimeError(f"{WASM} is not the engine this King ships (its sha256 differs)")
+    engine = wasmtime.Engine()
+    return engine, wasmtime.Module(engine, data)
+
+
+@dataclass
+class Instance:
+    """One instance of the engine, for one thread at a time."""
+
+    store: wasmtime.Store = field(init=False)
+    exports: dict[str, Any] = field(init=False)
+    io: NDArray[np.int64] = field(init=False)
+    _next: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        engine, module = _compiled()
+        self.store = wasmtime.Store(engine)
+        made = wasmtime.Instance(self.store, module, [])
+        self.exports = {name: made.exports(self.store)[name] for name in _names(module)}
+        self.exports["_initialize"](self.store)
+        memory = self.exports["memory"]
+        base = ctypes.addressof(memory.data_ptr(self.store).contents)
+        start = int(self.exports["king_io"](self.store))
+        words = int(self.exports["king_io_words"](self.store))
+        buffer = (ctypes.c_int64 * words).from_address(base + start)
+        self.io = np.ctypeslib.as_array(buffer)
+
+    def put(self, values: Any) -> int:
+        """Copy ``values`` (int64, or float64 bit for bit) into the exchange area; its
+        word offset there."""
+        array = np.ascontiguousarray(values)
+        words = array.view(np.int64).reshape(-1) if array.size else array.astype(np.int64)
+        at = self._next
+        if at + words.size > self.io.size:
+            raise EngineError("put", -1)
+        self.io[at : at + words.size] = words
+        self._next = at + words.size
+        return at
+
+    def room(self, words: int) -> int:
+        """``words`` words of the exchange area for an answer; their offset."""
+        at = self._next
+        if at + words > self.io.size:
+            raise EngineError("room", -1)
+        self._next = at + words
+        return at
+
+    def words(self, at: int, count: int) -> NDArray[np.int64]:
+        return self.io[at : at + count]
+
+    def call(self, entry: str, *args: int | float) -> int:
+        """Run an entry point; its result, or :class:`EngineError` for a refusal.  The
+        exchange area is free again afterwards."""
+        try:
+            result = int(self.exports[entry](self.store, *args))
+        finally:
+            self._next = 0
+        if result < 0:
+            raise EngineError(entry, result)
+        return result
+
+    def reset(self) -> None:
+        self._next = 0
+
+
+def _names(module: wasmtime.Module) -> list[str]:
+    return [export.name for export in module.exports]
+
+
+_local = threading.local()
+
+
+def instance() -> Instance:
+    """This thread's instance of the engine (made on first use)."""
+    mine: Instance | None = getattr(_local, "instance", None)
+    if mine is None:
+        mine = Instance()
+        _local.instance = mine
+    return mine
+
+
+_pool_lock = threading.Lock()
+_pool: ThreadPoolExecutor | None = None
+
+
+def _executor() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=64, thread_name_prefix="king-engine")
+        return _pool
+
+
+def _split(count: int, threads: int, run: Callable[[int, int], None]) -> None:
+    """Run ``run(start, stop)`` over ``range(count)`` in chunks, on up to ``threads``
+    threads at once (each chunk on the running thread's own instance)."""
+    size = max(1, min(CHUNK, -(-count // max(1, threads))))
+    spans = [(start, min(count, start + size)) for start in range(0, count, size)]
+    if threads <= 1 or len(spans) <= 1:
+        for start, stop in spans:
+            run(start, stop)
+        return
+    lanes = [spans[i :: threads] for i in range(min(threads, len(spans)))]
+
+    def lane(chunks: Sequence[tuple[int, int]]) -> None:
+        for start, stop in chunks:
+            run(start, stop)
+
+    for future in [_executor().submit(lane, chunks) for chunks in lanes]:
+        future.result()
+
+
+# -- the entry points ------------------------------------------------------------------
+
+
+def rule_card(state: Any, contract: int, trump: int, flags: int) -> int:
+    """The rule bot's card for the seat to move (:func:`king.bots.rule_play.rule_card`)."""
+    engine = instance()
+    at = engine.put(np.asarray(state, dtype=np.int64))
+    return engine.call("king_rule_card", at, contract, trump, flags)
+
+
+def rule_rollouts(
+    worlds: NDArray[np.int64], base: NDArray[np.int64], candidates: NDArray[np.int64],
+    me: int, contract: int, trump: int, flags: int, tail: int, values: NDArray[np.int64],
+    threads: int = 1,
+) -> None:  # fmt: skip
+    """``values[w, i]``: ``me``'s points in world ``w`` after candidate ``i``, every seat
+    then playing the rule policy until ``tail`` tricks are left, and ``me`` its best
+    reply to them from there (:func:`king.bots.compiled.rule_rollouts`)."""
+    count = len(candidates)
+
+    def run(start: int, stop: int) -> None:
+        engine = instance()
+        at_worlds = engine.put(worlds[start:stop])
+        at_base = engine.put(base)
+        at_cards = engine.put(np.asarray(candidates, dtype=np.int64))
+        at_values = engine.room((stop - start) * count)
+        out = engine.words(at_values, (stop - start) * count)
+        engine.call(
+            "king_rule_rollouts", at_worlds, stop - start, at_base, at_cards, count, me,
+            contract, trump, flags, tail, at_values,
+        )  # fmt: skip
+        values[start:stop] = out.reshape(stop - start, count)
+
+    _split(len(worlds), threads, run)
+
+
+def rule_likelihoods(
+    dealt: NDArray[np.int64], plays: NDArray[np.int64], leader: int, me: int, contract: int,
+    trump: int, flags: int, noise: float, alike: bool, out: NDArray[np.float64],
+    threads: int = 1,
+) -> None:  # fmt: skip
+    """``out[w]``: the log-probability of the others' ``plays`` in dealt world ``w`` under
+    the rule policy with ``noise`` (:func:`king.bots.compiled.rule_likelihoods`)."""
+
+    def run(start: int, stop: int) -> None:
+        engine = instance()
+        at_dealt = engine.put(dealt[start:stop])
+        at_plays = engine.put(np.asarray(plays, dtype=np.int64))
+        at_out = engine.room(stop - start)
+        answer = engine.words(at_out, stop - start)
+        engine.call(
+            "king_rule_likelihoods", at_dealt, stop - start, at_plays, len(plays), leader,
+            me, contract, trump, flags, float(noise), int(alike), at_out,
+        )  # fmt: skip
+        out[start:stop] = answer.view(np.float64)
+
+    _split(len(dealt), threads, run)
+
+
+def rule_declaration_values(
+    worlds: NDArray[np.int64], declarer: int, contract: int, trump: int, flags: int,
+    out: NDArray[np.int64], threads: int = 1,
+) -> None:  # fmt: skip
+    """``out[w]``: the declarer's points in dealt world ``w`` when every seat plays the
+    rule policy (:func:`king.bots.compiled.rule_declaration_values`)."""
+
+    def run(start: int, stop: int) -> None:
+        engine = instance()
+        at_worlds = engine.put(worlds[start:stop])
+        at_out = engine.room(stop - start)
+        answer = engine.words(at_out, stop - start)
+        engine.call(
+            "king_rule_declaration_values", at_worlds, stop - start, declarer, contract,
+            trump, flags, at_out,
+        )  # fmt: skip
+        out[start:stop] = answer
+
+    _split(len(worlds), threads, run)
+
+
+def sample_worlds(
+    unseen: int, counts: NDArray[np.int64], forbidden: NDArray[np.int64], me: int,
+    my_hand: int, seed: NDArray[np.int64], out: NDArray[np.int64],
+) -> int:  # fmt: skip
+    """Deal ``out``'s worlds (:func:`king.bots.worlds.sample_worlds`), drawing from and
+    advancing ``seed[0]``; how many it gave up on (left at zero)."""
+    engine = instance()
+    failures = 0
+    for start in range(0, len(out), CHUNK):
+        stop = min(len(out), start + CHUNK)
+        at_counts = engine.put(np.asarray(counts, dtype=np.int64))
+        at_forbidden = engine.put(np.asarray(forbidden, dtype=np.int64))
+        at_seed = engine.put(np.asarray(seed[:1], dtype=np.int64))
+        at_out = engine.room(4 * (stop - start))
+        dealt = engine.words(at_out, 4 * (stop - start))
+        kept_seed = engine.words(at_seed, 1)
+        failures += engine.call(
+            "king_sample_worlds", int(unseen), at_counts, at_forbidden, me, int(my_hand),
+            at_seed, at_out, stop - start,
+        )  # fmt: skip
+        out[start:stop] = dealt.reshape(stop - start, 4)
+        seed[0] = kept_seed[0]
+    return failures
