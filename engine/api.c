@@ -46,8 +46,9 @@ static int hands_ok(const i64 *hands, i64 played) {
 int in_range(i64 value, i64 low, i64 high) { return value >= low && value <= high; }
 
 /* Whether `state` is a position the rules could reach: its fields in range, no card in
- * two places, and (before the end) each hand as long as the tricks played leave it. */
-int position_ok(const i64 *state) {
+ * two places, and (before the end) each hand as long as the tricks played leave it, or,
+ * unless `whole`, empty for a seat other than the one to move (a hand not seen). */
+int position_ok(const i64 *state, int whole) {
     if (!in_range(state[S_TURN], 0, 3) || !in_range(state[S_LEADER], 0, 3)) return 0;
     if (!in_range(state[S_COUNT], 0, 3) || !in_range(state[S_TRICKS], 0, 13)) return 0;
     if (!in_range(state[S_LED], -1, 3) || !in_range(state[S_TOP], -1, 51)) return 0;
@@ -63,7 +64,9 @@ int position_ok(const i64 *state) {
     if (state[S_TURN] != ((state[S_LEADER] + count) & 3)) return 0;
     for (int seat = 0; seat < 4; seat++) {
         int played_now = ((seat - state[S_LEADER]) & 3) < count;
-        if (popcount(state[seat]) != 13 - state[S_TRICKS] - played_now) return 0;
+        int held = popcount(state[seat]);
+        int hidden = !whole && held == 0 && seat != state[S_TURN];
+        if (held != 13 - state[S_TRICKS] - played_now && !hidden) return 0;
     }
     return 1;
 }
@@ -87,7 +90,7 @@ int king_rule_card(int state_at, int contract, int trump, int flags) {
     const i64 *state = area(state_at, STATE_SIZE);
     if (!state) return KING_E_BOUNDS;
     if (!game_ok(contract, trump, flags)) return KING_E_GAME;
-    if (!position_ok(state) || state[S_OVER]) return KING_E_POSITION;
+    if (!position_ok(state, 0) || state[S_OVER]) return KING_E_POSITION;
     return rule_card(state, contract, trump, flags);
 }
 
@@ -120,7 +123,7 @@ int king_rule_rollouts(int worlds_at, int n_worlds, int base_at, int candidates_
     i64 stack[15 * STATE_SIZE];
     for (int w = 0; w < n_worlds; w++) {
         with_world(state, base, worlds + 4 * w);
-        if (!position_ok(state)) return KING_E_POSITION;
+        if (!position_ok(state, 1)) return KING_E_POSITION;
         if (!candidates_ok(state, candidates, n_candidates, me, contract, trump, flags)) {
             return KING_E_CARD;
         }

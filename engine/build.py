@@ -1,7 +1,7 @@
 """Build the engine: ``engine/*.c`` to ``src/king/bots/engine.wasm`` (and its sha256),
 with the C compiler of PyPI's ``ziglang`` (pinned in ``pyproject.toml``'s ``engine``
-extra), so that anyone can rebuild it byte for byte; or natively, for the tests that run
-the same sources under the undefined-behaviour sanitizer.
+extra), so that anyone can rebuild it byte for byte; or natively with a test driver,
+for the test that runs the same sources under the undefined-behaviour sanitizer.
 
     python engine/build.py            # rebuild the .wasm and its .sha256
     python engine/build.py --check    # rebuild into a temporary folder, compare
@@ -42,10 +42,15 @@ def build_wasm(out: Path) -> str:
     return hashlib.sha256(out.read_bytes()).hexdigest()
 
 
-def build_native(out: Path, *extra: str) -> None:
-    """Build the engine's sources with ``extra`` (the sanitizers) and a test driver's
-    ``main`` into a native executable ``out``."""
-    zig_cc(*COMMON, *extra, *SOURCES, "-lm", "-o", str(out))
+#: The native build of the tests: every C file here and the driver, under the
+#: undefined-behaviour sanitizer, stopping at the first finding.
+SANITIZED = ("-O1", "-g", "-fsanitize=undefined", "-fno-sanitize-recover=all")
+
+
+def build_sanitized(out: Path) -> None:
+    """Build the engine's sources with ``check/driver.c`` natively, under the
+    undefined-behaviour sanitizer, into the executable ``out``."""
+    zig_cc(*COMMON, *SANITIZED, *SOURCES, "check/driver.c", "-lm", "-o", str(out))
 
 
 def main() -> int:
