@@ -197,9 +197,7 @@ def test_worlds_are_dealt_as_the_reference_deals_them() -> None:
         theirs = np.zeros((40, 4), dtype=np.int64)
         seed_mine = np.array([start], dtype=np.int64)
         seed_theirs = np.array([start], dtype=np.int64)
-        failures = engine.sample_worlds(
-            unseen, counts, forbidden, me, hands[me], seed_mine, mine
-        )
+        failures = engine.sample_worlds(unseen, counts, forbidden, me, hands[me], seed_mine, mine)
         with warnings.catch_warnings():  # numpy's int64 scalars wrap, and say so
             warnings.simplefilter("ignore", RuntimeWarning)
             expected = reference_worlds.sample_worlds(
