@@ -56,4 +56,25 @@ i64 next_random(i64 *seed);
 int sample_worlds(i64 unseen, const i64 *counts, const i64 *forbidden, int me, i64 my_hand,
                   i64 *seed, i64 *out, int n_worlds);
 
+/* net_play.c: the learned policy's weights (float32, C order; king.bots.net_play) and
+ * its hidden layers' widths. */
+#define NET_MOST_HIDDEN 1024
+typedef struct {
+    int n1, n2;
+    const float *w0, *w1, *b1, *w2, *b2, *w3, *b3;
+} Net;
+int net_card(const i64 *state, int contract, int trump, int flags, const Net *net);
+i64 net_probabilities(const i64 *state, int contract, int trump, int flags, const Net *net,
+                      double *out);
+/* `state` set to `base` with a world's four `hands`, checked as a whole position where
+ * `me` is to move and every candidate is legal: 0, or a KING_E_ code (for the rollouts'
+ * entry points of net_play.c and lookahead.c). */
+int rollout_world(i64 *state, const i64 *base, const i64 *hands, const i64 *candidates,
+                  int n_candidates, int me, int contract, int trump, int flags);
+
+/* lookahead.c */
+#define LOOKAHEAD_MOST_WORLDS 1024
+int lookahead_card(const i64 *state, int contract, int trump, int flags, int tricks, int worlds,
+                   i64 *seed);
+
 #endif

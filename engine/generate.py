@@ -1,6 +1,7 @@
 """Write ``engine/tables.h``: the rule facts and the rule policy's tables, taken from the
 Python reference (:mod:`king.rules`, :mod:`king.bots.position`,
-:mod:`king.bots.rule_play`), so that the C engine states none of them a second time.
+:mod:`king.bots.rule_play`, :mod:`king.bots.net_play`), so that the C engine states none
+of them a second time.
 
 Floats are written as C99 hexadecimal literals: the exact bits Python computed, so the
 engine's arithmetic starts from the same numbers as the reference's.
@@ -9,11 +10,14 @@ engine's arithmetic starts from the same numbers as the reference's.
 
 from __future__ import annotations
 
+import struct
 import sys
 from collections.abc import Iterable
+from decimal import Decimal, getcontext
+from fractions import Fraction
 from pathlib import Path
 
-from king.bots import rule_play
+from king.bots import net_play, rule_play
 from king.cards import SUIT_MASKS
 from king.rules import (
     FLAG_EARLY_END,
@@ -63,6 +67,41 @@ def _float_array(name: str, values: object) -> str:
     return f"static const double {name}{dims} = {_nested(values, '')};"
 
 
+def _net_inputs() -> str:
+    """The ``I_`` offsets of :mod:`king.bots.net_play`'s input and ``INPUTS``, in order."""
+    names = sorted(
+        (name for name in dir(net_play) if name.startswith("I_")),
+        key=lambda name: int(getattr(net_play, name)),
+    )
+    fields = [f"{name} = {int(getattr(net_play, name))}" for name in names]
+    fields.append(f"INPUTS = {int(net_play.INPUTS)}")
+    return "enum {\n    " + ",\n    ".join(fields) + ",\n};"
+
+
+def _exp_table() -> str:
+    """The table of the exponential of ARM's optimized routines (glibc's and musl's
+    ``exp``): for k < 128, 2^(k/128) as H (the nearest double) times 1 + T, stored as
+    the bits of T and the bits of H less k << 45; computed here to 80 digits, so each
+    entry is its exact value rounded once."""
+    getcontext().prec = 80
+    ln2 = Decimal(2).ln()
+    words = []
+    for k in range(128):
+        exact = Fraction((Decimal(k) / 128 * ln2).exp())
+        high = float(exact)
+        tail = float((exact - Fraction(high)) / Fraction(high))
+        words += [_bits(tail), (_bits(high) - (k << 45)) % (1 << 64)]
+    rows = ",\n".join(
+        "    " + ", ".join(f"0x{word:016x}ULL" for word in words[i : i + 4])
+        for i in range(0, len(words), 4)
+    )
+    return f"static const uint64_t EXP_TABLE[256] = {{\n{rows}\n}};"
+
+
+def _bits(value: float) -> int:
+    return int.from_bytes(struct.pack("<d", value), "little")
+
+
 def tables() -> str:
     """The text of ``tables.h``."""
     lines = [
@@ -91,6 +130,12 @@ def tables() -> str:
         _float_array("GUARDED", rule_play.GUARDED),
         _float_array("UNHELD", rule_play.UNHELD),
         _float_array("FORCED", rule_play.FORCED),
+        "",
+        "/* The learned policy's input layout (king.bots.net_play): block offsets. */",
+        _net_inputs(),
+        "",
+        "/* 2^(k/128) for the exponential the learned policy's probabilities use. */",
+        _exp_table(),
         "",
         "#endif",
         "",
