@@ -1,7 +1,11 @@
-"""The search bot's compiled engines: playouts per second of the rule policy and of the
-learned policy that its rollouts use (against the same rule policy run as the Python
-rule bot on the core engine, measured in the same run), and the net bot's moves per
-second.  The exact solver has its own benchmark (solver.py).
+"""The search bot's engine (``engine/*.c`` in WebAssembly under wasmtime,
+:mod:`king.bots.engine`): playouts per second of the rule policy and of the learned
+policy that its rollouts use, on one thread, against the Python reference kernels they
+were ported from (:mod:`king.bots.rule_play`, :mod:`king.bots.net_play`, plain Python
+on numpy arrays) and the Python rule bot on the core engine, all measured in the same
+run; the rule policy under each contract beside numba's last figures (recorded below,
+as numba no longer runs here); and the net bot's moves per second.  The exact solver
+has its own benchmark (solver.py).
 """
 
 from __future__ import annotations
@@ -11,32 +15,72 @@ from collections.abc import Callable
 
 import numpy as np
 
-from king.bots import compiled
+from king.bots import engine
+from king.bots import position as K
 from king.cards import shuffled_hands
 from king.rules import ALL_DECLARATIONS
 
 from .engine import fast, timed
 
+#: numba's last figures for the rule policy (the gate of #51, ``scripts/engine_gate.py``,
+#: on the 2-core reference machine): whole playouts per second on one thread under each
+#: contract code 0-6 (Trumps with spades, flags 0, seat 0 declaring), what
+#: :func:`contract_playouts` measures for the engine.
+NUMBA_LAST_PLAYOUTS_PER_S = (391323, 65123, 71033, 63483, 55640, 79362, 47101)
+
+
+def _trump(index: int) -> tuple[int, int]:
+    declaration = ALL_DECLARATIONS[index % 10]
+    return declaration.contract.code, -1 if declaration.trump is None else int(declaration.trump)
+
 
 def playouts(rng: random.Random) -> Callable[[int], None]:
-    """Full playouts of the compiled rule policy from random deals (dealt beforehand,
-    outside the timing), all ten declarations in turn, on one thread."""
+    """Full playouts of the engine's rule policy from random deals (dealt beforehand,
+    outside the timing), 1,000 a call, all ten declarations in turn, on one thread."""
     worlds = np.array([shuffled_hands(rng) for _ in range(1000)], dtype=np.int64)
     out = np.zeros(len(worlds), dtype=np.int64)
 
     def work(n: int) -> None:
         for i in range(n):
-            declaration = ALL_DECLARATIONS[i % 10]
-            trump = -1 if declaration.trump is None else int(declaration.trump)
-            compiled.rule_declaration_values(
-                worlds, i & 3, declaration.contract.code, trump, 0, out
-            )
+            code, trump = _trump(i)
+            engine.rule_declaration_values(worlds, i & 3, code, trump, 0, out, threads=1)
+
+    return work
+
+
+def contract_playouts(rng: random.Random, contract: int) -> Callable[[int], None]:
+    """The engine's rule-policy playouts under one contract, 1,000 a call, as numba's
+    last figures were measured: Trumps with spades, flags 0, seat 0 declaring."""
+    worlds = np.array([shuffled_hands(rng) for _ in range(1000)], dtype=np.int64)
+    out = np.zeros(len(worlds), dtype=np.int64)
+    trump = 0 if contract == 0 else -1
+
+    def work(n: int) -> None:
+        for _ in range(n):
+            engine.rule_declaration_values(worlds, 0, contract, trump, 0, out, threads=1)
+
+    return work
+
+
+def reference_playouts(rng: random.Random) -> Callable[[int], None]:
+    """The same playouts with the Python reference (:func:`king.bots.rule_play.rule_playout`
+    on a position of :mod:`king.bots.position`), one a call."""
+    from king.bots.rule_play import rule_playout
+
+    worlds = np.array([shuffled_hands(rng) for _ in range(1000)], dtype=np.int64)
+
+    def work(n: int) -> None:
+        for i in range(n):
+            code, trump = _trump(i)
+            state = K.new_state(worlds[i % len(worlds)], i & 3)
+            rule_playout(state, code, trump, 0)
 
     return work
 
 
 def net_playouts(rng: random.Random) -> Callable[[int], None]:
-    """The same playouts with the shipped network at every seat, compiled."""
+    """The same playouts with the shipped network at every seat, in the engine, 100 a
+    call."""
     from king.bots.net import default_model
 
     w0, w1, b1, w2, b2, w3, b3 = default_model().arrays
@@ -45,11 +89,34 @@ def net_playouts(rng: random.Random) -> Callable[[int], None]:
 
     def work(n: int) -> None:
         for i in range(n):
-            declaration = ALL_DECLARATIONS[i % 10]
-            trump = -1 if declaration.trump is None else int(declaration.trump)
-            compiled.net_declaration_values(
-                worlds, i & 3, declaration.contract.code, trump, 0, w0, w1, b1, w2, b2, w3, b3, out
+            code, trump = _trump(i)
+            engine.net_declaration_values(
+                worlds, i & 3, code, trump, 0, w0, w1, b1, w2, b2, w3, b3, out, threads=1
             )
+
+    return work
+
+
+def reference_net_playouts(rng: random.Random) -> Callable[[int], None]:
+    """The learned policy's playouts with the Python reference
+    (:func:`king.bots.net_play.net_card`), one a call."""
+    from king.bots.net import default_model
+    from king.bots.net_play import INPUTS, net_card
+
+    weights = default_model().arrays
+    scratch = tuple(
+        np.empty(size, dtype=np.float32)
+        for size in (INPUTS, weights[1].shape[1], weights[3].shape[1], 52)
+    )
+    worlds = np.array([shuffled_hands(rng) for _ in range(100)], dtype=np.int64)
+
+    def work(n: int) -> None:
+        for i in range(n):
+            code, trump = _trump(i)
+            state = K.new_state(worlds[i % len(worlds)], i & 3)
+            while not state[K.S_OVER]:
+                card = net_card(state, code, trump, 0, *weights, *scratch)
+                K.play(state, card, code, trump, 0)
 
     return work
 
@@ -81,8 +148,8 @@ def net_bot_moves(rng: random.Random) -> Callable[[int], None]:
 
 
 def python_rule_playouts(rng: random.Random) -> Callable[[int], None]:
-    """The same playouts with the Python rule bot on the core engine (the baseline of
-    the compiled rule policy)."""
+    """The same playouts with the Python rule bot on the core engine (its view read
+    into a position at every card)."""
     from dataclasses import replace
 
     from king.bots.rule import choose_card
@@ -105,29 +172,37 @@ def python_rule_playouts(rng: random.Random) -> Callable[[int], None]:
 
 
 def run(seconds: float = 2.0, seed: int = 1) -> dict[str, float]:
-    # Compile (or load the cache) before timing anything.
-    playouts(random.Random(0))(10)
+    # The engine's instance and the model ready before timing anything.
+    playouts(random.Random(0))(1)
     net_playouts(random.Random(0))(1)
-    from numba import get_num_threads, set_num_threads
-
     base = timed(fast(random.Random(seed)), seconds)
-    threads = get_num_threads()
-    set_num_threads(1)
-    try:
-        rule_rate = 1000 * timed(playouts(random.Random(seed)), seconds)
-        python_rule = timed(python_rule_playouts(random.Random(seed)), seconds)
-        net_rate = 100 * timed(net_playouts(random.Random(seed)), seconds)
-        net_moves = timed(net_bot_moves(random.Random(seed)), seconds)
-    finally:
-        set_num_threads(threads)
-    figures = {
+    rule_rate = 1000 * timed(playouts(random.Random(seed)), seconds)
+    reference_rule = timed(reference_playouts(random.Random(seed)), seconds)
+    python_rule = timed(python_rule_playouts(random.Random(seed)), seconds)
+    net_rate = 100 * timed(net_playouts(random.Random(seed)), seconds)
+    reference_net = timed(reference_net_playouts(random.Random(seed)), seconds)
+    net_moves = timed(net_bot_moves(random.Random(seed)), seconds)
+    figures: dict[str, float] = {
         "rule_playouts_per_s": round(rule_rate, 1),
+        "python_reference_rule_playouts_per_s": round(reference_rule, 1),
+        "rule_playouts_vs_python_reference": round(rule_rate / reference_rule, 1),
         "rule_playouts_vs_python_fast_path": round(rule_rate / base, 2),
         "python_rule_playouts_per_s": round(python_rule, 1),
         "rule_playouts_vs_python_rule_bot": round(rule_rate / python_rule, 1),
-        "net_playouts_per_s": round(net_rate, 1),
-        "net_playouts_vs_rule_playouts": round(net_rate / rule_rate, 3),
-        "net_bot_moves_per_s": round(net_moves, 1),
-        "net_bot_moves_vs_python_rule_playouts": round(net_moves / python_rule, 1),
     }
+    for contract, numba_rate in enumerate(NUMBA_LAST_PLAYOUTS_PER_S):
+        rate = 1000 * timed(contract_playouts(random.Random(seed), contract), seconds / 2)
+        figures[f"rule_playouts_contract_{contract}_per_s"] = round(rate, 1)
+        figures[f"numba_last_rule_playouts_contract_{contract}_per_s"] = numba_rate
+        figures[f"rule_playouts_contract_{contract}_vs_numba_last"] = round(rate / numba_rate, 2)
+    figures.update(
+        {
+            "net_playouts_per_s": round(net_rate, 1),
+            "python_reference_net_playouts_per_s": round(reference_net, 2),
+            "net_playouts_vs_python_reference": round(net_rate / reference_net, 1),
+            "net_playouts_vs_rule_playouts": round(net_rate / rule_rate, 3),
+            "net_bot_moves_per_s": round(net_moves, 1),
+            "net_bot_moves_vs_python_rule_playouts": round(net_moves / python_rule, 1),
+        }
+    )
     return figures

@@ -1,5 +1,6 @@
 """Measure what each contract is worth to its declarer on an average hand when every
-seat plays the rule policy (compiled; Trumps: with the best trump suit for the hand).
+seat plays the rule policy (in the engine, :mod:`king.bots.engine`; Trumps: with the best
+trump suit for the hand).
 
 The search bot's ``TYPICAL_VALUE`` table comes from this script:
 
@@ -13,7 +14,7 @@ import random
 
 import numpy as np
 
-from king.bots.compiled import rule_declaration_values
+from king.bots.engine import rule_declaration_values
 from king.cards import shuffled_hands
 from king.rules import Contract
 

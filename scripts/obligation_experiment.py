@@ -6,7 +6,7 @@ over sampled deals) is furthest above what that contract is worth on an average 
 (``TYPICAL_VALUE``).  The planner instead adds to each choice's value the worth of the
 obligations it leaves, by dynamic programming over (trumps owed, negatives owed, each
 negative contract's remaining uses): ``V(state)`` is the mean, over a sample of random
-hands valued for every contract by the same compiled playouts, of the best choice's
+hands valued for every contract by the same playouts in the engine, of the best choice's
 value plus ``V`` of the state it leaves.  The other players' later declarations are not
 modelled (a negative contract stays available to the planner until it uses it up).
 
@@ -32,7 +32,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from king.bots import make_bot
-from king.bots.compiled import rule_declaration_values
+from king.bots.engine import rule_declaration_values
 from king.bots.search import SearchBot
 from king.cards import shuffled_hands
 from king.game import Game

@@ -2,8 +2,9 @@
 zig it is byte for byte the committed ``engine.wasm`` (so ``pip install`` needs no
 compiler and nobody need trust a binary); its tables are what the Python reference
 computes; it imports nothing (the browser and wasmtime run it as it is); and the same
-sources, built natively under the undefined-behaviour sanitizer, survive whole deals
-and a stream of nonsense at every entry point."""
+sources, built natively under the undefined-behaviour sanitizer, survive whole deals,
+every entry point asked properly (the rule policy, the learned policy, the lookahead,
+the solver, the duel) and a stream of nonsense at each of them."""
 
 from __future__ import annotations
 
@@ -70,8 +71,11 @@ def test_the_sources_run_clean_under_the_undefined_behaviour_sanitizer(tmp_path:
     words = run.stdout.split()
     report = dict(zip(words[::2], map(int, words[1::2]), strict=True))
     assert report["deals"] == 3000 and report["nonsense"] == 3000
-    assert report["answered"] > 10_000  # the sound calls were answered
-    assert 0 < report["refused"] < 5 * 3000  # nonsense was refused, some got through
+    # The sound calls were answered: about 13 a round (the rule policy, the learned
+    # policy, the lookahead, the solver on an ending), fewer when a deal ended early.
+    assert report["answered"] > 10 * 3000
+    # Nonsense at each of the 16 entry points was refused, some of it got through.
+    assert 3000 < report["refused"] < 16 * 3000
 
 
 def test_the_build_script_checks_the_committed_file() -> None:

@@ -1,7 +1,9 @@
-"""The engines' copy of the rules (:mod:`king.bots.position`) against the core engine (a
-differential test over thousands of random positions, as plain Python and compiled),
-the exact solver against hand-solved endgames and a plain minimax, and the legality of
-its move-ordering policy."""
+"""The bots' copy of the rules (:mod:`king.bots.position`, plain Python) against the core
+engine (a differential test over thousands of random positions), the engine's rule
+policy playing whole deals the core engine accepts and scores alike, the engine's exact
+solver against hand-solved endgames, a plain minimax on the core engine and plain
+enumeration (the engine's and the Python reference's), and the legality of the
+solver's move-ordering policy."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from king.bots import compiled, solver
+from king.bots import engine, solver
 from king.bots import position as K
 from king.cards import FULL_MASK, CardSet, Suit, shuffled_hands
 from king.deal import Deal
@@ -68,24 +70,31 @@ def test_kernel_agrees_with_the_engine_over_thousands_of_positions() -> None:
     assert positions > 15_000
 
 
-def test_the_compiled_rules_play_a_deal_as_the_plain_ones_do() -> None:
-    """The same functions compiled: the rule policy playing each deal to its end
-    reaches, card for card, the position the plain functions reach."""
+def test_the_engines_rule_policy_plays_whole_deals_the_core_engine_scores_alike() -> None:
+    """The engine's rule card at every position of a deal (the whole position, every
+    hand known, as its rollouts see it), each card played on the core engine too, which
+    accepts it as legal; the points the core engine gives at the end are the engine's
+    whole playout's, and add up to the contract's total."""
     rng = random.Random(5)
     for number in range(40):
         declaration = ALL_DECLARATIONS[number % 10]
         rules = TOGGLE_SETS[number % len(TOGGLE_SETS)]
         code, trump, flags = declaration.contract.code, _trump(declaration), rules.flags
-        hands = np.array(shuffled_hands(rng), dtype=np.int64)
-        dealt = hands.reshape(1, 4).copy()
+        hands = shuffled_hands(rng)
+        deal = Deal(hands, number % 4, declaration, rules)
         out = np.zeros(1, dtype=np.int64)
-        compiled.rule_declaration_values(dealt, number % 4, code, trump, flags, out)
-        state = K.new_state(hands, number % 4)
-        while not state[K.S_OVER]:
-            card = compiled.compiled_rule_card(state, code, trump, flags)
+        engine.rule_declaration_values(
+            np.array([hands], dtype=np.int64), number % 4, code, trump, flags, out
+        )
+        state = K.new_state(np.array(hands, dtype=np.int64), number % 4)
+        while not deal.is_over:
+            card = engine.rule_card(state, code, trump, flags)
+            assert deal.legal_mask() >> card & 1, (number, len(deal.plays))
+            deal.play_unchecked(card)
             K.play(state, card, code, trump, flags)
-        assert out[0] == state[K.S_POINTS + number % 4]
-        assert sum(state[K.S_POINTS : K.S_POINTS + 4]) == declaration.contract.total
+        assert state[K.S_OVER]
+        assert out[0] == deal.points()[number % 4]
+        assert sum(deal.points()) == declaration.contract.total
 
 
 def _endgame(hands: list[str], leader: int, tricks_done: int = 11) -> np.ndarray:  # type: ignore[type-arg]
@@ -164,10 +173,10 @@ def test_solver_matches_hand_solved_endgames(
     state = _endgame(hands, leader=0)
     code, trump = declaration.contract.code, _trump(declaration)
     out = np.full(52, -99999, dtype=np.int64)
-    compiled.solve_moves(state, 0, code, trump, 0, out)
+    engine.solve_moves(state, 0, code, trump, 0, out)
     got = {str(card): int(out[card.id]) for card in CardSet.parse(hands[0])}
     assert got == expected
-    value, nodes = compiled.solve(state, 0, code, trump, 0)
+    value, nodes = engine.solve(state, 0, code, trump, 0)
     assert value == max(expected.values())
     assert nodes > 0
 
@@ -207,15 +216,16 @@ def test_solver_agrees_with_plain_minimax_on_random_endgames(declaration: Declar
             continue
         me = rng.randrange(4)
         state = _state_of(deal)
-        value, _ = compiled.solve(
+        value, _ = engine.solve(
             state, me, declaration.contract.code, _trump(declaration), deal.rules.flags
         )
         assert value == _minimax(deal, me)
 
 
 def test_plain_enumeration_agrees_with_the_core_engines_minimax() -> None:
-    """The compiled reference (every card at every node) against the plain minimax on
-    the core engine: the reference the solver's benchmark checks it against."""
+    """Plain enumeration (every card at every node), the engine's and the Python
+    reference's, against the plain minimax on the core engine: the reference the
+    solver's benchmark checks it against."""
     rng = random.Random(77)
     for trial in range(20):
         declaration = ALL_DECLARATIONS[trial % 10]
@@ -227,7 +237,9 @@ def test_plain_enumeration_agrees_with_the_core_engines_minimax() -> None:
             continue
         me = rng.randrange(4)
         code, trump = declaration.contract.code, _trump(declaration)
-        plain = compiled.enumerate_value(_state_of(deal), me, code, trump, rules.flags)
+        state = _state_of(deal)
+        plain = engine.enumerate_value(state, me, code, trump, rules.flags)
+        assert plain == solver.enumerate_value(state.copy(), me, code, trump, rules.flags)
         assert plain == _minimax(deal, me)
 
 
@@ -247,8 +259,8 @@ def test_the_solver_agrees_with_plain_enumeration_on_many_endings(tricks_left: i
         me = rng.randrange(4)
         code, trump, flags = declaration.contract.code, _trump(declaration), deal.rules.flags
         state = _state_of(deal)
-        value, _ = compiled.solve(state, me, code, trump, flags)
-        assert value == compiled.enumerate_value(state, me, code, trump, flags), (trial, str(deal))
+        value, _ = engine.solve(state, me, code, trump, flags)
+        assert value == engine.enumerate_value(state, me, code, trump, flags), (trial, str(deal))
         checked += 1
     assert checked > (250 if tricks_left == 4 else 50)
 
@@ -286,8 +298,8 @@ def test_the_solver_agrees_with_plain_enumeration_where_a_seat_may_take_no_more(
         if state[K.S_OVER]:
             continue
         me = rng.randrange(4)
-        value, _ = compiled.solve(state.copy(), me, code, -1, flags)
-        plain = compiled.enumerate_value(state.copy(), me, code, -1, flags)
+        value, _ = engine.solve(state.copy(), me, code, -1, flags)
+        plain = engine.enumerate_value(state.copy(), me, code, -1, flags)
         assert value == plain, (trial, code, flags, me, state.tolist())
         checked += 1
         settled += solver._takes_no_more(state.reshape(1, -1), 0, me, code, flags)
@@ -311,12 +323,12 @@ def test_the_solvers_table_size_changes_the_work_not_the_value() -> None:
         me = rng.randrange(4)
         code, trump, flags = declaration.contract.code, _trump(declaration), deal.rules.flags
         state = _state_of(deal)
-        value, nodes = compiled.solve(state, me, code, trump, flags)
-        tiny, _ = compiled.solve_sized(state, me, code, trump, flags, 4, 4)
-        growing, _ = compiled.solve_sized(state, me, code, trump, flags, 4, 1 << 20)
+        value, nodes = engine.solve(state, me, code, trump, flags)
+        tiny, _ = engine.solve_sized(state, me, code, trump, flags, 4, 4)
+        growing, _ = engine.solve_sized(state, me, code, trump, flags, 4, solver.MOST_ROWS)
         assert tiny == growing == value, (trial, str(deal))
         if tricks_left == 3:
-            assert value == compiled.enumerate_value(state, me, code, trump, flags)
+            assert value == engine.enumerate_value(state, me, code, trump, flags)
         grew |= nodes > 4 * solver.FIRST_ROWS  # the default table doubled too
     assert grew
 

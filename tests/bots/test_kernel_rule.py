@@ -1,8 +1,10 @@
-"""The rule policy written once, run two ways: the ``rule`` bot (plain Python on the
-position it reads from its view) and compiled (on the engine's own position of the whole
-deal), the same card in every one of thousands of random positions, under every contract
-and the toggles that change play; so the view is read into a position exactly.  Then
-the compiled playouts, rollouts, likelihoods and best reply against plain enumeration."""
+"""The rule policy run two ways: the ``rule`` bot (the Python reference, on the position
+it reads from its view) and the engine (on its own position of the whole deal, every
+hand known, as its rollouts see it), the same card in every one of thousands of random
+positions, under every contract and the toggles that change play; so the view is read
+into a position exactly.  Then the engine's rollouts over several worlds of one view
+against the reference's playouts, what its likelihoods reward, and the reference's
+playouts and best reply against the core engine and plain enumeration."""
 
 from __future__ import annotations
 
@@ -12,8 +14,8 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from king.bots import engine
 from king.bots import position as K
-from king.bots.compiled import compiled_rule_card, rule_likelihoods, rule_rollouts
 from king.bots.position import from_view
 from king.bots.rule import choose_card
 from king.bots.rule_play import best_reply, rule_card, rule_playout
@@ -63,7 +65,7 @@ VISIBLE = [
 ]  # fmt: skip
 
 
-def test_the_rule_bot_and_the_compiled_policy_play_the_same_card() -> None:
+def test_the_rule_bot_and_the_engine_play_the_same_card() -> None:
     rng = random.Random(77)
     positions = 0
     for number in range(300):
@@ -83,7 +85,7 @@ def test_the_rule_bot_and_the_compiled_policy_play_the_same_card() -> None:
             fields = VISIBLE if state[K.S_COUNT] else [i for i in VISIBLE if i != K.S_TOP_SEAT]
             assert [seen[i] for i in fields] == [state[i] for i in fields], (number, positions)
             expected = choose_card(view)
-            assert compiled_rule_card(state, code, trump, flags) == expected, (number, positions)
+            assert engine.rule_card(state, code, trump, flags) == expected, (number, positions)
             positions += 1
             legal = [c.id for c in game.view(seat).legal_cards]
             card = expected if rng.random() < 0.5 else rng.choice(legal)
@@ -105,23 +107,57 @@ def test_rule_playouts_score_as_the_python_rule_bot_does() -> None:
         assert sum(state[K.S_POINTS : K.S_POINTS + 4]) == declaration.contract.total
 
 
-def test_rollouts_value_each_candidate_as_a_whole_playout() -> None:
+def test_rollouts_value_each_candidate_in_each_world_as_a_whole_playout() -> None:
+    """A seat some tricks into a deal, its legal cards tried in several deals of the
+    cards it has not seen (each seat as many as it holds, none of a suit it showed
+    void): each of the engine's values is the reference's whole playout of that card
+    in that world, the worlds split over one thread or two."""
     rng = random.Random(9)
-    hands = shuffled_hands(rng)
-    declaration = ALL_DECLARATIONS[3]  # No Hearts
-    code, flags = declaration.contract.code, Rules().flags
-    base = K.new_state(np.zeros(4, dtype=np.int64), 0)
-    worlds = np.array([hands], dtype=np.int64)
-    legal = K.legal(hands[0], 0, -1, 0, code, -1, flags)
-    candidates = np.array([c for c in range(52) if legal >> c & 1], dtype=np.int64)
-    values = np.zeros((1, len(candidates)), dtype=np.int64)
-    rule_rollouts(worlds, base, candidates, 0, code, -1, flags, 0, values)
-    for i, card in enumerate(candidates):
-        state = K.new_state(np.array(hands, dtype=np.int64), 0)
-        K.play(state, int(card), code, -1, flags)
-        rule_playout(state, code, -1, flags)
-        assert values[0, i] == state[K.S_POINTS]
-    assert len(set(values[0])) > 1  # the first card matters in some line
+    checked = varied = 0
+    for number in range(8):
+        rules, declaration, _, _, state = _random_deal(number, rng)
+        code, trump, flags = declaration.contract.code, _trump(declaration), rules.flags
+        for _ in range(rng.randrange(4, 30)):
+            K.play(state, rule_card(state, code, trump, flags), code, trump, flags)
+            if state[K.S_OVER]:
+                break
+        if state[K.S_OVER]:
+            continue
+        me = int(state[K.S_TURN])
+        hand = int(state[me])
+        counts = np.array([0 if s == me else K.popcount(state[s]) for s in range(4)])
+        forbidden = np.zeros(4, dtype=np.int64)
+        for seat in range(4):
+            for suit in range(4):
+                if seat != me and state[K.S_VOIDS + seat] >> suit & 1:
+                    forbidden[seat] |= K.SUITS[suit]
+        unseen = ((1 << 52) - 1) & ~hand & ~int(state[K.S_PLAYED])
+        worlds = np.zeros((6, 4), dtype=np.int64)
+        seed = np.array([number + 1], dtype=np.int64)
+        assert engine.sample_worlds(unseen, counts, forbidden, me, hand, seed, worlds) == 0
+        base = state.copy()
+        base[0:4] = 0
+        legal = K.legal_now(state, code, trump, flags)
+        candidates = np.array([c for c in range(52) if legal >> c & 1], dtype=np.int64)
+        tables = []
+        for threads in (1, 2):
+            values = np.zeros((len(worlds), len(candidates)), dtype=np.int64)
+            engine.rule_rollouts(
+                worlds, base, candidates, me, code, trump, flags, 0, values, threads=threads
+            )  # fmt: skip
+            tables.append(values)
+        assert np.array_equal(tables[0], tables[1]), number
+        for w, world in enumerate(worlds):
+            for i, card in enumerate(candidates):
+                child = base.copy()
+                child[0:4] = world
+                K.play(child, int(card), code, trump, flags)
+                rule_playout(child, code, trump, flags)
+                assert tables[0][w, i] == child[K.S_POINTS + me], (number, w, i)
+                checked += 1
+        varied += len(set(tables[0].ravel())) > 1  # the card or the world matters
+    assert checked > 150
+    assert varied >= 4
 
 
 def test_likelihoods_reward_worlds_where_the_others_played_the_rule_card() -> None:
@@ -137,7 +173,7 @@ def test_likelihoods_reward_worlds_where_the_others_played_the_rule_card() -> No
         K.play(state, card, code, -1, flags)
     dealt = np.array([hands, hands], dtype=np.int64)
     logs = np.zeros(2, dtype=np.float64)
-    rule_likelihoods(
+    engine.rule_likelihoods(
         dealt, np.array(plays, dtype=np.int64), 0, 0, code, -1, flags, 0.2, False, logs
     )
     assert logs[0] == logs[1] < 0.0
@@ -168,8 +204,8 @@ def test_likelihoods_can_count_a_card_equal_to_the_rule_card_as_it() -> None:
     dealt = np.array([hands], dtype=np.int64)
     exact = np.zeros(1, dtype=np.float64)
     alike = np.zeros(1, dtype=np.float64)
-    rule_likelihoods(dealt, plays, 1, 0, code, -1, flags, 0.2, False, exact)
-    rule_likelihoods(dealt, plays, 1, 0, code, -1, flags, 0.2, True, alike)
+    engine.rule_likelihoods(dealt, plays, 1, 0, code, -1, flags, 0.2, False, exact)
+    engine.rule_likelihoods(dealt, plays, 1, 0, code, -1, flags, 0.2, True, alike)
     choices = bin(int(K.legal_now(state, code, -1, flags))).count("1")
     # Seat 1's lead counts the same in both; seat 2's card is a departure in one, and
     # in the other a share of the rule card's 0.8 with the cards equal to it.

@@ -1,7 +1,9 @@
-"""The rule policy with lookahead in the last tricks (:mod:`king.bots.lookahead`): the
-rule card until the seat holds few cards, then a card that depends only on what the
-seat knows, and that gains on the rule policy; and the search bot's ``lookahead``
-option that plays its own later cards with it in the rollouts."""
+"""The rule policy with lookahead in the last tricks (:mod:`king.bots.lookahead`, played
+by the engine): the rule card (the Python reference's) until the seat holds few cards,
+then a card that depends only on what the seat knows, and that gains on the rule
+policy; and the search bot's ``lookahead`` option that plays its own later cards with
+it in the rollouts.  (tests/bots/test_engine_net.py holds the engine's lookahead card
+and rollouts to the Python reference.)"""
 
 from __future__ import annotations
 
@@ -10,9 +12,10 @@ import random
 import numpy as np
 import pytest
 
-from king.bots import BotSpecError, make_bot
+from king.bots import BotSpecError, engine, make_bot
 from king.bots import position as K
-from king.bots.compiled import compiled_lookahead_card, compiled_rule_card, sample_worlds
+from king.bots.lookahead import lookahead_card
+from king.bots.rule_play import rule_card
 from king.bots.search import SEARCH1, SearchBot
 from king.cards import shuffled_hands
 from king.game import Game
@@ -31,7 +34,7 @@ def _positions(count: int, seed: int) -> list[tuple[np.ndarray, int, int]]:  # t
         state = K.new_state(np.array(shuffled_hands(rng), dtype=np.int64), rng.randrange(4))
         stop = rng.randrange(32, 51)  # cards played: 8 to 13 tricks' worth of hand left
         for _ in range(stop):
-            K.play(state, compiled_rule_card(state, code, trump, 0), code, trump, 0)
+            K.play(state, rule_card(state, code, trump, 0), code, trump, 0)
         found.append((state, code, trump))
     return found
 
@@ -39,10 +42,12 @@ def _positions(count: int, seed: int) -> list[tuple[np.ndarray, int, int]]:  # t
 def test_it_is_the_rule_card_while_the_hand_is_longer_than_its_tricks() -> None:
     for state, code, trump in _positions(300, seed=1):
         seed = np.array([12345], dtype=np.int64)
-        rule = compiled_rule_card(state, code, trump, 0)
-        assert compiled_lookahead_card(state, code, trump, 0, 0, 8, seed) == rule
-        held = K.popcount(state[state[K.S_TURN]])
-        assert compiled_lookahead_card(state, code, trump, 0, held - 1, 8, seed) == rule
+        rule = rule_card(state, code, trump, 0)
+        assert engine.lookahead_card(state, code, trump, 0, 0, 8, seed) == rule
+        held = int(K.popcount(state[state[K.S_TURN]]))
+        assert engine.lookahead_card(state, code, trump, 0, held - 1, 8, seed) == rule
+        assert lookahead_card(state, code, trump, 0, held - 1, 8, seed) == rule
+        assert seed[0] == 12345  # no deal drawn
 
 
 def test_it_reads_only_what_the_seat_knows() -> None:
@@ -60,16 +65,17 @@ def test_it_reads_only_what_the_seat_knows() -> None:
                     forbidden[seat] |= K.SUITS[suit]
         unseen = ((1 << 52) - 1) & ~hand & ~int(state[K.S_PLAYED])
         again = np.zeros((1, 4), dtype=np.int64)
-        failed = sample_worlds(unseen, counts, forbidden, me, hand, np.array([number + 1]), again)
+        seed = np.array([number + 1], dtype=np.int64)
+        failed = engine.sample_worlds(unseen, counts, forbidden, me, hand, seed, again)
         assert failed == 0
         other = state.copy()
         other[:4] = again[0]
         chosen = [
-            compiled_lookahead_card(s, code, trump, 0, 13, 8, np.array([99 + number]))
+            engine.lookahead_card(s, code, trump, 0, 13, 8, np.array([99 + number]))
             for s in (state, other)
         ]
         assert chosen[0] == chosen[1], number
-        departures += chosen[0] != compiled_rule_card(state, code, trump, 0)
+        departures += chosen[0] != rule_card(state, code, trump, 0)
     assert departures > 10  # it does choose for itself
 
 
@@ -83,16 +89,16 @@ def test_it_gains_on_the_rule_policy_in_no_last_two() -> None:
         start = K.new_state(np.array(shuffled_hands(rng), dtype=np.int64), rng.randrange(4))
         reference = start.copy()
         while not reference[K.S_OVER]:
-            card = compiled_rule_card(reference, NO_LAST_TWO, -1, 0)
+            card = engine.rule_card(reference, NO_LAST_TWO, -1, 0)
             K.play(reference, card, NO_LAST_TWO, -1, 0)
         for seat in range(4):
             state = start.copy()
             seed = np.array([rng.getrandbits(62) | 1], dtype=np.int64)
             while not state[K.S_OVER]:
                 if state[K.S_TURN] == seat:
-                    card = compiled_lookahead_card(state, NO_LAST_TWO, -1, 0, 4, 8, seed)
+                    card = engine.lookahead_card(state, NO_LAST_TWO, -1, 0, 4, 8, seed)
                 else:
-                    card = compiled_rule_card(state, NO_LAST_TWO, -1, 0)
+                    card = engine.rule_card(state, NO_LAST_TWO, -1, 0)
                 K.play(state, card, NO_LAST_TWO, -1, 0)
             gains.append(int(state[K.S_POINTS + seat] - reference[K.S_POINTS + seat]))
     mean = sum(gains) / len(gains)
@@ -146,5 +152,5 @@ def test_the_search_with_lookahead_does_not_depend_on_its_threads() -> None:
         bot = make_bot(f"search:time=0.02&worlds=200&lookahead=13&threads={threads}", seed=4)
         assert isinstance(bot, SearchBot)
         tables.append(bot.evaluate(view))
-    assert np.array_equal(tables[0].values, tables[1].values)
+    assert tables[0].table == tables[1].table and tables[0].worlds > 0
     assert tables[0].choices == tables[1].choices

@@ -1,7 +1,9 @@
 """The learned policy: one encoding and one network, run as numpy (the ``net`` bot, from
-its view) and compiled (rollouts and likelihoods, on the whole deal's position), the
-same card in thousands of random positions; model files that are not models refused;
-training that learns; the search bot with the network in its rollouts."""
+its view) and by the engine (its card, rollouts and likelihoods, on the whole deal's
+position), the same card in thousands of random positions; model files that are not
+models refused; training that learns; the search bot with the network in its
+rollouts.  (tests/bots/test_engine_net.py holds the engine to the Python reference of
+:mod:`king.bots.net_play`.)"""
 
 from __future__ import annotations
 
@@ -12,9 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from king.bots import BotSpecError, make_bot
+from king.bots import BotSpecError, engine, make_bot
 from king.bots import position as K
-from king.bots.compiled import compiled_net_card, net_likelihoods, net_rollouts
 from king.bots.net import (
     DEFAULT_MODEL,
     ModelFileError,
@@ -49,16 +50,6 @@ def _trump(declaration: Declaration) -> int:
     return -1 if declaration.trump is None else int(declaration.trump)
 
 
-def _scratch(model: NetModel) -> tuple[np.ndarray, ...]:  # type: ignore[type-arg]
-    h1, h2 = model.hidden
-    return (
-        np.zeros(INPUTS, dtype=np.float32),
-        np.zeros(h1, dtype=np.float32),
-        np.zeros(h2, dtype=np.float32),
-        np.zeros(52, dtype=np.float32),
-    )
-
-
 def _deal(number: int, rng: random.Random) -> tuple[Rules, Declaration, list[int], Game]:
     rules = replace(TOGGLE_SETS[number % len(TOGGLE_SETS)], two_of_diamonds_starts=False)
     declaration = ALL_DECLARATIONS[number % 10]
@@ -70,10 +61,9 @@ def _deal(number: int, rng: random.Random) -> tuple[Rules, Declaration, list[int
 
 
 @pytest.mark.parametrize("which", ["shipped", "random"])
-def test_the_net_bot_and_the_compiled_network_play_the_same_card(which: str) -> None:
+def test_the_net_bot_and_the_engines_network_play_the_same_card(which: str) -> None:
     model = default_model() if which == "shipped" else NetModel.random(5)
     bot = NetBot(0, model)
-    scratch = _scratch(model)
     rng = random.Random(3)
     compared = 0
     for number in range(40):
@@ -83,8 +73,8 @@ def test_the_net_bot_and_the_compiled_network_play_the_same_card(which: str) -> 
         while game.phase is Phase.PLAYING:
             view = game.view(game.to_act)  # type: ignore[arg-type]
             card = bot.play(view).id
-            compiled = compiled_net_card(state, code, trump, rules.flags, *model.arrays, *scratch)
-            assert compiled == card, (number, view.to_json())
+            played = engine.net_card(state, code, trump, rules.flags, *model.arrays)
+            assert played == card, (number, view.to_json())
             compared += view.legal_cards.mask.bit_count() > 1
             choice = rng.choice(list(view.legal_cards)).id
             game.play_unchecked(choice)
@@ -130,7 +120,7 @@ def test_net_rollouts_score_as_the_net_bot_plays() -> None:
         candidates = np.array([c.id for c in view.legal_cards], dtype=np.int64)
         values = np.zeros((1, len(candidates)), dtype=np.int64)
         base = K.new_state(np.zeros(4, dtype=np.int64), leader)
-        net_rollouts(
+        engine.net_rollouts(
             np.array([hands], dtype=np.int64), base, candidates, leader, code, trump,
             rules.flags, *model.arrays, values,
         )  # fmt: skip
@@ -173,7 +163,7 @@ def test_net_likelihoods_are_the_networks_probabilities_of_the_others_cards() ->
             plays.append(card)
             game.play_unchecked(card)
         logs = np.zeros(1, dtype=np.float64)
-        net_likelihoods(
+        engine.net_likelihoods(
             np.array([hands], dtype=np.int64), np.array(plays, dtype=np.int64), leader, me,
             code, trump, rules.flags, noise, *model.arrays, logs,
         )  # fmt: skip

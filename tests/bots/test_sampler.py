@@ -77,7 +77,7 @@ def test_sampled_worlds_never_contradict_the_view(rules: Rules) -> None:
         for _ in range(4):
             _check_world(view, sample_world(known, rng))
             checked += 1
-        # The compiled sampler the search bot uses obeys the same constraints.
+        # The engine's sampler, which the search bot uses, obeys the same constraints.
         for row in deal_worlds(known, rng, 4):
             _check_world(view, (int(row[0]), int(row[1]), int(row[2]), int(row[3])))
             checked += 1
