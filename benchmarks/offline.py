@@ -15,6 +15,10 @@ Reported, each the median of a few runs unless said:
   ``browser_rule_move_unthrottled_p99_ms`` the same at full speed;
 * ``browser_rule_move_vs_cpython``: the unthrottled median against the same decisions on
   CPython with numpy in this process (the baseline of this run);
+* ``browser_hard_move_p50_ms``/``_p99_ms``, ``browser_expert_move_…``: a Hard and an
+  Expert card (the search bot, its engine the page's own WebAssembly) in single deals of
+  four such bots, unthrottled, against ``cpython_…_move_p50_ms``, the same cards here
+  (wasmtime, Expert on its two threads; the browser runs one);
 * ``offline_wasm_heap_mb``: the interpreter's WebAssembly memory once the game is dealt;
 * ``offline_files_mb``/``offline_files_zipped_mb``: what a browser keeps for offline play,
   and what it adds to a wheel (deflated as a wheel is).
@@ -60,18 +64,38 @@ def timed_games(games):
             times.append(time.perf_counter() - start)
             game.act(action)
     return times
+
+def timed_level(level, deals):
+    # The cards of single deals of four bots of a level (Hard and Expert: the search bot
+    # and its engine), each timed.
+    from king.rules import ALL_DECLARATIONS
+    times = []
+    for number in range(deals):
+        game = Game(PRESETS["classic"], 100 + number, auto_deal=False)
+        game.deal_cards()
+        game.declare(ALL_DECLARATIONS[number % 10])
+        bots = [make_bot(level, seed=number * 4 + seat) for seat in range(4)]
+        while game.deal_number == 0:
+            seat = game.to_act
+            start = time.perf_counter()
+            card = bots[seat].play(game.view(seat))
+            times.append(time.perf_counter() - start)
+            game.play_unchecked(card.id)
+    return times
 """
 
 #: Load Pyodide and the game's Python on the page's main thread; time the games there.
-IN_PAGE = """async ([bundle, games, timing]) => {
+IN_PAGE = """async ([bundle, call, timing]) => {
   const { loadPyodide } = await import("/static/pyodide/pyodide.mjs");
   const python = await loadPyodide({ indexURL: "/static/pyodide/",
     lockFileURL: "/static/pyodide/pyodide-lock.json", packages: [] });
   const zip = await (await fetch(bundle)).arrayBuffer();
   python.unpackArchive(zip, "zip", { extractDir: "/home/pyodide/bench" });
   python.runPython("import sys; sys.path.insert(0, '/home/pyodide/bench')");
+  const engine = python.FS.readFile("/home/pyodide/bench/king/bots/engine/engine.wasm");
+  python.registerJsModule("king_engine", { module: await WebAssembly.compile(engine) });
   python.runPython(timing);
-  return python.runPython(`json.dumps(timed_games(${games}))`);
+  return python.runPython(call);
 }"""
 
 
@@ -98,23 +122,29 @@ def _start(browser: Any, url: str, throttle: bool) -> tuple[float, float, int]:
     return times[0], times[1], memory
 
 
-def _browser_moves(browser: Any, url: str, throttle: bool) -> list[float]:
+def _browser_moves(
+    browser: Any, url: str, throttle: bool, call: str = f"json.dumps(timed_games({GAMES}))"
+) -> list[float]:
     context = browser.new_context()
     page = context.new_page()
     page.goto(f"{url}/board")
     if throttle:
         context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
     bundle = f"/offline/king-{offline.build()}.zip"
-    times: list[float] = json.loads(page.evaluate(IN_PAGE, [bundle, GAMES, TIMING]))
+    times: list[float] = json.loads(page.evaluate(IN_PAGE, [bundle, call, TIMING]))
     context.close()
     return times
 
 
-def _cpython_moves() -> list[float]:
+def _cpython_moves(call: str = f"timed_games({GAMES})") -> list[float]:
     scope: dict[str, Any] = {}
     exec(TIMING, scope)  # the same games, timed the same way, on CPython with numpy
-    times: list[float] = scope["timed_games"](GAMES)
+    times: list[float] = eval(call, scope)
     return times
+
+
+#: The levels whose moves the engine makes, and the single deals each plays.
+ENGINE_LEVELS = {"hard": 4, "expert": 2}
 
 
 def _files() -> tuple[float, float]:
@@ -147,9 +177,22 @@ def run(seconds: float = 2.0) -> dict[str, float]:
         throttled = [_start(browser, server.url, throttle=True) for _ in range(3)]
         slow_moves = _browser_moves(browser, server.url, throttle=True)
         moves = _browser_moves(browser, server.url, throttle=False)
+        levels = {
+            level: _browser_moves(
+                browser, server.url, False, f"json.dumps(timed_level('{level}', {deals}))"
+            )
+            for level, deals in ENGINE_LEVELS.items()
+        }
         browser.close()
     baseline = _cpython_moves()
+    engine_figures: dict[str, float] = {}
+    for level, deals in ENGINE_LEVELS.items():
+        here = _cpython_moves(f"timed_level('{level}', {deals})")
+        engine_figures[f"browser_{level}_move_p50_ms"] = _ms(levels[level], 0.5)
+        engine_figures[f"browser_{level}_move_p99_ms"] = _ms(levels[level], 0.99)
+        engine_figures[f"cpython_{level}_move_p50_ms"] = _ms(here, 0.5)
     return {
+        **engine_figures,
         "offline_cold_start_s": round(statistics.median(s[0] for s in starts), 2),
         "offline_warm_start_s": round(statistics.median(s[1] for s in starts), 2),
         "offline_cold_start_throttled_s": round(statistics.median(s[0] for s in throttled), 2),

@@ -143,9 +143,9 @@ int king_rule_rollouts(int worlds_at, int n_worlds, int base_at, int candidates_
 
 /* The log-probability of the other seats' plays in one dealt world (see
  * king_rule_likelihoods); KING_E_CARD when a play is not legal there. */
-static int world_likelihood(const i64 *hands, const i64 *plays, int n_plays, int leader, int me,
-                            int contract, int trump, int flags, double noise, int alike,
-                            double *total_out) {
+int rule_world_likelihood(const i64 *hands, const i64 *plays, int n_plays, int leader, int me,
+                          int contract, int trump, int flags, double noise, int alike,
+                          double *total_out) {
     i64 penalty = PENALTY[contract];
     i64 state[STATE_SIZE];
     new_state(state, hands, leader);
@@ -187,7 +187,7 @@ int king_rule_likelihoods(int dealt_at, int n_worlds, int plays_at, int n_plays,
     if (!(noise >= 0.0 && noise <= 1.0)) return KING_E_GAME;
     for (int w = 0; w < n_worlds; w++) {
         if (!deal_ok(dealt + 4 * w)) return KING_E_POSITION;
-        int status = world_likelihood(dealt + 4 * w, plays, n_plays, leader, me, contract, trump,
+        int status = rule_world_likelihood(dealt + 4 * w, plays, n_plays, leader, me, contract, trump,
                                       flags, noise, alike, out + w);
         if (status) return status;
     }

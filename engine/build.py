@@ -19,7 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 #: Every C file here, in one order.
 SOURCES = tuple(sorted(path.name for path in HERE.glob("*.c")))
-WASM = HERE.parent / "src" / "king" / "bots" / "engine.wasm"
+WASM = HERE.parent / "src" / "king" / "bots" / "engine" / "engine.wasm"
 #: 32 MiB, fixed: the exchange area, the solver's table and the stack, never grown.
 MEMORY = 32 * 1024 * 1024
 COMMON = ("-std=c11", "-O2", "-ffp-contract=off", "-Wall", "-Wextra", "-Werror")
@@ -51,6 +51,31 @@ def build_sanitized(out: Path) -> None:
     """Build the engine's sources with ``check/driver.c`` natively, under the
     undefined-behaviour sanitizer, into the executable ``out``."""
     zig_cc(*COMMON, *SANITIZED, *SOURCES, "check/driver.c", "-lm", "-o", str(out))
+
+
+#: How a variant of rule_play.c is compiled beside the engine's own: its entry points
+#: renamed (its static helpers are its own anyway), duel.c playing it.
+VARIANT_WRAPPER = """/* A variant of rule_play.c, its entry points renamed (engine/build.py). */
+#define rule_card variant_rule_card
+#define rule_playout variant_rule_playout
+#define best_reply variant_best_reply
+#include "{path}"
+"""
+
+
+def build_variant(rule_play: Path, out: Path) -> None:
+    """Build the engine with ``rule_play`` (an edited copy of ``engine/rule_play.c``)
+    as the challenger of ``king_duel`` (scripts/policy_duel.py) into ``out``."""
+    text = rule_play.read_text(encoding="utf-8")
+    if "int rule_card(" not in text:
+        raise ValueError(f"{rule_play}: not a copy of engine/rule_play.c (no rule_card)")
+    with tempfile.TemporaryDirectory() as folder:
+        wrapper = Path(folder) / "variant.c"
+        wrapper.write_text(VARIANT_WRAPPER.format(path=rule_play.resolve()), encoding="utf-8")
+        zig_cc(
+            *COMMON, *WASM_FLAGS, "-DKING_VARIANT", f"-I{HERE}", *SOURCES, str(wrapper),
+            "-o", str(out),
+        )  # fmt: skip
 
 
 def main() -> int:

@@ -72,7 +72,21 @@ i64 net_probabilities(const i64 *state, int contract, int trump, int flags, cons
 int rollout_world(i64 *state, const i64 *base, const i64 *hands, const i64 *candidates,
                   int n_candidates, int me, int contract, int trump, int flags);
 
+/* The log-probability of the other seats' plays in one dealt world, under the rule
+ * policy (api.c) or the learned one (net_play.c), mixed with `noise` of a uniform legal
+ * card: 0, or KING_E_CARD when a play is not legal there. */
+int rule_world_likelihood(const i64 *hands, const i64 *plays, int n_plays, int leader, int me,
+                          int contract, int trump, int flags, double noise, int alike,
+                          double *total_out);
+int net_world_likelihood(const i64 *hands, const i64 *plays, int n_plays, int leader, int me,
+                         int contract, int trump, int flags, double noise, const Net *net,
+                         double *total_out);
+/* The net described at `net_at` in the exchange area: 0, or a KING_E_ code. */
+int net_from(int net_at, Net *net);
+
 /* lookahead.c */
+/* The seed of the lookahead's deals after candidate `i` in a world (its hands mixed). */
+i64 world_seed(const i64 *hands, int i);
 #define LOOKAHEAD_MOST_WORLDS 1024
 int lookahead_card(const i64 *state, int contract, int trump, int flags, int tricks, int worlds,
                    i64 *seed);

@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from king.bots import net_play, rule_play
+from king.bots.engine.steps import SETUP_FIELDS
 from king.cards import SUIT_MASKS
 from king.rules import (
     FLAG_EARLY_END,
@@ -102,6 +103,16 @@ def _bits(value: float) -> int:
     return int.from_bytes(struct.pack("<d", value), "little")
 
 
+def _setup_enum() -> str:
+    """The ``K_`` offset of each field of a search step's setup, and ``SETUP_WORDS``."""
+    names = []
+    at = 0
+    for name, width in SETUP_FIELDS:
+        names.append(f"K_{name.upper()} = {at}")
+        at += width
+    return "enum { " + ", ".join([*names, f"SETUP_WORDS = {at}"]) + " };"
+
+
 def tables() -> str:
     """The text of ``tables.h``."""
     lines = [
@@ -136,6 +147,9 @@ def tables() -> str:
         "",
         "/* 2^(k/128) for the exponential the learned policy's probabilities use. */",
         _exp_table(),
+        "",
+        "/* A search step's setup (king.bots.engine.steps.SETUP_FIELDS): each field's offset. */",
+        _setup_enum(),
         "",
         "#endif",
         "",

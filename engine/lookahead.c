@@ -93,7 +93,7 @@ int king_lookahead_card(int state_at, int contract, int trump, int flags, int tr
 
 /* The seed of the deals after candidate `i` in a world: its hands mixed (FNV-1a over
  * the four words) with the candidate, odd, so that values do not depend on threads. */
-static i64 world_seed(const i64 *hands, int i) {
+i64 world_seed(const i64 *hands, int i) {
     u64 mixed = 1469598103934665603ULL;
     for (int seat = 0; seat < 4; seat++) mixed = (mixed ^ (u64)hands[seat]) * 1099511628211ULL;
     return (i64)((mixed ^ (u64)((i64)i * 2654435761LL)) | 1);

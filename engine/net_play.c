@@ -315,7 +315,7 @@ i64 net_probabilities(const i64 *state, int contract, int trump, int flags, cons
 
 /* The net described at `net_at`, its shapes checked against one another and against
  * the input; 0, or the KING_E_ code of what is wrong. */
-static int net_from(int net_at, Net *net) {
+int net_from(int net_at, Net *net) {
     const i64 *about = area(net_at, NET_WORDS);
     if (!about) return KING_E_BOUNDS;
     i64 n1 = about[3 * 1 + 2];
@@ -406,6 +406,28 @@ int king_net_rollouts(int worlds_at, int n_worlds, int base_at, int candidates_a
     return 0;
 }
 
+int net_world_likelihood(const i64 *hands, const i64 *plays, int n_plays, int leader, int me,
+                         int contract, int trump, int flags, double noise, const Net *net,
+                         double *total_out) {
+    i64 state[STATE_SIZE];
+    double probs[52];
+    new_state(state, hands, leader);
+    double total = 0.0;
+    for (int i = 0; i < n_plays; i++) {
+        int card = (int)plays[i];
+        i64 cards = legal_now(state, contract, trump, flags);
+        if (!in_range(plays[i], 0, 51) || !((cards >> card) & 1)) return KING_E_CARD;
+        int choices = popcount(cards);
+        if (state[S_TURN] != me && choices > 1) {
+            net_probabilities(state, contract, trump, flags, net, probs);
+            total += log(noise / choices + (1.0 - noise) * probs[card]);
+        }
+        play(state, card, contract, trump, flags);
+    }
+    *total_out = total;
+    return 0;
+}
+
 EXPORT(king_net_likelihoods)
 int king_net_likelihoods(int dealt_at, int n_worlds, int plays_at, int n_plays, int leader,
                          int me, int contract, int trump, int flags, double noise, int net_at,
@@ -420,24 +442,11 @@ int king_net_likelihoods(int dealt_at, int n_worlds, int plays_at, int n_plays, 
     if (status) return status;
     if (!game_ok(contract, trump, flags) || !seat_ok(me) || !seat_ok(leader)) return KING_E_GAME;
     if (!(noise >= 0.0 && noise <= 1.0)) return KING_E_GAME;
-    i64 state[STATE_SIZE];
-    double probs[52];
     for (int w = 0; w < n_worlds; w++) {
         if (!deal_ok(dealt + 4 * w)) return KING_E_POSITION;
-        new_state(state, dealt + 4 * w, leader);
-        double total = 0.0;
-        for (int i = 0; i < n_plays; i++) {
-            int card = (int)plays[i];
-            i64 cards = legal_now(state, contract, trump, flags);
-            if (!in_range(plays[i], 0, 51) || !((cards >> card) & 1)) return KING_E_CARD;
-            int choices = popcount(cards);
-            if (state[S_TURN] != me && choices > 1) {
-                net_probabilities(state, contract, trump, flags, &net, probs);
-                total += log(noise / choices + (1.0 - noise) * probs[card]);
-            }
-            play(state, card, contract, trump, flags);
-        }
-        out[w] = total;
+        status = net_world_likelihood(dealt + 4 * w, plays, n_plays, leader, me, contract, trump,
+                                      flags, noise, &net, out + w);
+        if (status) return status;
     }
     return 0;
 }

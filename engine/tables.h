@@ -345,4 +345,7 @@ static const uint64_t EXP_TABLE[256] = {
     0x3c77893b4d91cd9dULL, 0x3fefe7c1819e90d8ULL, 0x3c5305c14160cc89ULL, 0x3feff3c22b8f71f1ULL
 };
 
+/* A search step's setup (king.bots.engine.steps.SETUP_FIELDS): each field's offset. */
+enum { K_ME = 0, K_UNSEEN = 1, K_MY_HAND = 2, K_COUNTS = 3, K_FORBIDDEN = 7, K_PLAYED_BY = 11, K_CONTRACT = 15, K_TRUMP = 16, K_FLAGS = 17, K_TAIL = 18, K_LOOKAHEAD = 19, K_INNER = 20, K_EVERYONE = 21, K_ALIKE = 22, K_MODEL = 23, K_ROLLOUT = 24, K_PLAYS = 25, K_LEADER = 26, K_CANDIDATES = 27, SETUP_WORDS = 28 };
+
 #endif

@@ -1,15 +1,17 @@
-"""Measure a change to the rule policy on many duplicate deals, compiled: a variant of
-``king/bots/rule_play.py`` (a copy of the file, edited) takes one seat and the rule
+"""Measure a change to the rule policy on many duplicate deals, in the engine: a variant
+of ``engine/rule_play.c`` (a copy of the file, edited) takes one seat and the rule
 policy the other three, each seat in turn, and its points are compared with the rule
 policy's in the same seat of the same deal.
 
 A deal takes microseconds, so 100,000 deals (every declaration in turn) give a 95%
 interval of about ±0.1 points per deal, against ±10 for 40 deals of ``king arena``
 with the search bot: fine enough to show that a constant of the policy is at its best
-or that a new rule of thumb loses, before it goes near the search bot.
+or that a new rule of thumb loses, before it goes near the search bot.  The variant is
+built into an engine of its own with the pinned zig (``pip install .[engine]``), in
+about a second.
 
-    cp src/king/bots/rule_play.py /tmp/variant.py   # then edit /tmp/variant.py
-    python scripts/policy_duel.py /tmp/variant.py --deals 100000
+    cp engine/rule_play.c /tmp/variant.c   # then edit /tmp/variant.c
+    python scripts/policy_duel.py /tmp/variant.c --deals 100000
 
 With ``--lookahead TRICKS`` (and ``--inner DEALS``) instead of a file, the seat plays
 the rule policy with lookahead in its last tricks (:mod:`king.bots.lookahead`).
@@ -20,103 +22,77 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import math
+import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import numpy as np
-from numba import njit, prange
-from numba.extending import register_jitable
 
-from king.bots import compiled  # noqa: F401  (makes the kernels callable when compiled)
-from king.bots.lookahead import lookahead_card
-from king.bots.position import S_OVER, S_POINTS, S_TURN, new_state, play
-from king.bots.rule_play import rule_card, rule_playout
+from king.bots.engine.duel import LOOKAHEAD, VARIANT
+from king.bots.engine.duel import duel as engine_duel
 from king.cards import shuffled_hands
 from king.rules import ALL_DECLARATIONS, PRESETS, Contract
 
 CONTRACTS = tuple(Contract)
+BUILD = Path(__file__).resolve().parent.parent / "engine" / "build.py"
 
 
-def load_variant(path: Path) -> ModuleType:
-    """The edited copy of ``rule_play`` at ``path``, its functions made callable from
-    compiled code."""
-    spec = importlib.util.spec_from_file_location(f"policy_variant_{path.stem}", path)
+@dataclass(frozen=True)
+class Challenger:
+    """Who takes the seat: a variant's engine (``wasm``), or the rule policy with
+    lookahead in its last ``tricks`` tricks over ``inner`` deals."""
+
+    player: int
+    wasm: bytes | None = None
+    tricks: int = 0
+    inner: int = 0
+
+
+def load_variant(path: Path) -> Challenger:
+    """The engine built with the edited copy of ``rule_play.c`` at ``path``."""
+    spec = importlib.util.spec_from_file_location("engine_build", BUILD)
     if spec is None or spec.loader is None:
-        raise SystemExit(f"{path}: not a Python file")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    if not hasattr(module, "KERNEL") or not hasattr(module, "rule_card"):
-        raise SystemExit(f"{path}: not a copy of rule_play.py (no KERNEL or rule_card)")
-    for function in module.KERNEL:
-        register_jitable(function)
-    return module
+        raise SystemExit(f"{BUILD}: the engine's build script is missing")
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "variant.wasm"
+        try:
+            build.build_variant(path, out)
+        except ValueError as error:
+            raise SystemExit(str(error)) from None
+        except subprocess.CalledProcessError:
+            raise SystemExit(f"{path}: the variant does not compile (the errors above)") from None
+        return Challenger(VARIANT, wasm=out.read_bytes())
 
 
-def variant_player(variant: ModuleType) -> Any:
-    """The variant's card, for the duel (its seed unused)."""
-    variant_card = variant.rule_card
-
-    @register_jitable
-    def card(state: Any, code: int, trump: int, flags: int, seed: Any) -> int:
-        return variant_card(state, code, trump, flags)  # type: ignore[no-any-return]
-
-    return card
-
-
-def lookahead_player(tricks: int, inner: int) -> Any:
+def lookahead_player(tricks: int, inner: int) -> Challenger:
     """The rule policy with lookahead in the last ``tricks`` tricks over ``inner`` deals."""
-
-    @register_jitable
-    def card(state: Any, code: int, trump: int, flags: int, seed: Any) -> int:
-        return lookahead_card(state, code, trump, flags, tricks, inner, seed)
-
-    return card
+    return Challenger(LOOKAHEAD, tricks=tricks, inner=inner)
 
 
-def _compile(player: Any) -> Any:
-    @njit(parallel=True, nogil=True)
-    def duel(hands: Any, leaders: Any, codes: Any, trumps: Any, flags: int, out: Any) -> None:
-        for d in prange(hands.shape[0]):
-            code = codes[d]
-            trump = trumps[d]
-            start = new_state(hands[d], leaders[d])
-            reference = start.copy()
-            rule_playout(reference, code, trump, flags)
-            for seat in range(4):
-                state = start.copy()
-                seed = np.empty(1, dtype=np.int64)
-                seed[0] = (d * 4 + seat) * 2654435761 + 1
-                while not state[S_OVER]:
-                    if state[S_TURN] == seat:
-                        card = player(state, code, trump, flags, seed)
-                    else:
-                        card = rule_card(state, code, trump, flags)
-                    play(state, card, code, trump, flags)
-                out[d, seat] = state[S_POINTS + seat] - reference[S_POINTS + seat]
-
-    return duel
-
-
-def duel(variant: ModuleType | Any, deals: int, seed: int, flags: int) -> tuple[Any, Any]:
-    """Each deal's gain of the variant (a module, or a player made by
-    :func:`lookahead_player`) over the rule policy, per seat it took
+def duel(challenger: Challenger, deals: int, seed: int, flags: int) -> tuple[Any, Any]:
+    """Each deal's gain of the challenger over the rule policy, per seat it took
     (``gains[deal, seat]``), and each deal's contract code."""
-    player = variant_player(variant) if isinstance(variant, ModuleType) else variant
     rng = random.Random(seed)
-    hands = np.array([shuffled_hands(rng) for _ in range(deals)], dtype=np.int64)
-    declarations = [ALL_DECLARATIONS[d % len(ALL_DECLARATIONS)] for d in range(deals)]
-    codes = np.array([d.contract.code for d in declarations], dtype=np.int64)
-    trumps = np.array(
-        [-1 if d.trump is None else int(d.trump) for d in declarations], dtype=np.int64
-    )
-    leaders = np.array([rng.randrange(4) for _ in range(deals)], dtype=np.int64)
-    gains = np.zeros((deals, 4), dtype=np.int64)
-    _compile(player)(hands, leaders, codes, trumps, flags, gains)
-    return gains, codes
+    rows = np.zeros((deals, 7), dtype=np.int64)
+    for d in range(deals):
+        declaration = ALL_DECLARATIONS[d % len(ALL_DECLARATIONS)]
+        rows[d, :4] = shuffled_hands(rng)
+        rows[d, 5] = declaration.contract.code
+        rows[d, 6] = -1 if declaration.trump is None else int(declaration.trump)
+    rows[:, 4] = [rng.randrange(4) for _ in range(deals)]
+    gains = engine_duel(
+        rows, flags, challenger.player, tricks=challenger.tricks, inner=challenger.inner,
+        wasm=challenger.wasm, threads=os.cpu_count() or 1,
+    )  # fmt: skip
+    return gains, rows[:, 5].copy()
 
 
 def summary(gains: Any, codes: Any) -> tuple[float, float, dict[Contract, float]]:
@@ -139,7 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("variant", type=Path, nargs="?", help="an edited copy of rule_play.py")
+    parser.add_argument("variant", type=Path, nargs="?", help="an edited copy of rule_play.c")
     parser.add_argument(
         "--lookahead",
         type=int,

@@ -9,8 +9,6 @@ import fcntl
 import itertools
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -37,18 +35,12 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.ge
 _BACKEND_FIXTURES = ("database", "module_database", "databases")
 
 
-#: Where each folder's files come in a run, the first first: long files that need no
-#: search bot while :mod:`tests.support.warm` compiles it (the pages; the policy duel
-#: compiles kernels of its own), then the rest; the server's (which time takeovers
-#: and latencies) once that compiling is over, and the files that compile or run
-#: kernels last.  Folders not named, and the files at the top, come in between.  (xdist
-#: keeps this order with ``--no-loadscope-reorder``: pyproject.toml's addopts.)
+#: Where each folder's files come in a run, the first first: the long files (the pages,
+#: the terminal) early, so that the workers finish together, then the rest; the
+#: server's (which time takeovers and latencies) and the engine's later.  Folders not
+#: named, and the files at the top, come in between.  (xdist keeps this order with
+#: ``--no-loadscope-reorder``: pyproject.toml's addopts.)
 _FOLDER_ORDER = {"scripts": 0, "web": 1, "tui": 2, "server": 6, "arena": 7, "cli": 8, "bots": 9}
-#: Files that go elsewhere than their folder: pages that analyse a game with the search
-#: bot wait for its kernels, so they come once the compiling is over (on a loaded CI
-#: machine, a page beside the compiling once ran out of its 30 s).
-_FILE_ORDER = {"web/test_web_board.py": 6, "web/test_board_rough_edges.py": 6}
-_WARMING = pytest.StashKey[subprocess.Popen[bytes]]()
 
 
 #: The folders of a person's own data that a run replaces with its own: nothing a test
@@ -76,43 +68,23 @@ def _own_home(config: pytest.Config) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The run's first process (not an xdist worker) gives the run a home of its own and
-    starts compiling the search bot."""
+    """The run's first process (not an xdist worker) gives the run a home of its own."""
     if hasattr(config, "workerinput"):
         return
     _own_home(config)
-    if config.option.collectonly or os.environ.get("KING_TEST_NO_WARM"):
-        return
-    config.stash[_WARMING] = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.warm"],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Stop the compiling if the run ended first (what it cached stays cached), and
-    remove the run's home."""
+    """Remove the run's home."""
     home = config.stash.get(_OWN_HOME, None)
     if home is not None:
         shutil.rmtree(home, ignore_errors=True)
-    warming = config.stash.get(_WARMING, None)
-    if warming is None:
-        return
-    if warming.poll() is None:
-        warming.terminate()
-        warming.communicate()
-        return
-    _, error = warming.communicate()
-    if warming.returncode != 0:
-        print(f"\ntests/support/warm.py failed ({warming.returncode}):\n{error.decode()}")
 
 
 def _order(item: pytest.Item) -> tuple[int, str]:
     parts = Path(str(item.path)).relative_to(ROOT / "tests").parts
     place = _FOLDER_ORDER.get(parts[0], 5) if len(parts) > 1 else 5
-    return (_FILE_ORDER.get("/".join(parts), place), str(item.path))
+    return (place, str(item.path))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

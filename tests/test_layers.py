@@ -54,10 +54,11 @@ def test_naming_a_quick_bot_loads_no_compiler() -> None:
     assert third_party_after("from king.bots import make_bot; make_bot('rule')") == ["numpy"]
 
 
-def test_only_the_compiled_engines_import_numba() -> None:
+def test_only_the_engine_loads_wasmtime_and_nothing_loads_numba() -> None:
     loaded = third_party_after("import king.bots.position, king.bots.rule_play, king.bots.solver")
-    assert "numba" not in loaded
-    assert "numba" in third_party_after("import king.bots.compiled")
+    assert "wasmtime" not in loaded
+    search = third_party_after("import king.bots.search")
+    assert "wasmtime" in search and "numba" not in search and "llvmlite" not in search
 
 
 def test_no_module_of_king_imports_itself_back() -> None:
@@ -76,15 +77,12 @@ def test_no_module_of_king_imports_itself_back() -> None:
     assert not cycles, sorted(cycles.values())
 
 
-def test_the_numba_contract_names_every_module_of_the_bots() -> None:
-    """The import-linter contract that keeps numba in ``king.bots.compiled`` lists every
+def test_the_engine_contract_names_every_module_of_the_bots() -> None:
+    """The import-linter contract that keeps wasmtime in ``king.bots.engine`` lists every
     other module of ``king.bots``, so a new module is under it from the start."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     contracts = config["tool"]["importlinter"]["contracts"]
-    (contract,) = [c for c in contracts if c["name"] == "Only king.bots.compiled imports numba"]
+    (contract,) = [c for c in contracts if c["name"] == "Only king.bots.engine runs wasmtime"]
     folder = ROOT / "src" / "king" / "bots"
-    modules = {f"king.bots.{path.stem}" for path in folder.glob("*.py")} - {
-        "king.bots.__init__",
-        "king.bots.compiled",
-    }
+    modules = {f"king.bots.{path.stem}" for path in folder.glob("*.py")} - {"king.bots.__init__"}
     assert set(contract["source_modules"]) == modules | {"king.bots"}

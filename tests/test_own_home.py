@@ -63,7 +63,7 @@ def test_a_run_leaves_the_persons_unfinished_game_untouched(tmp_path: Path) -> N
         for key, value in os.environ.items()
         if key not in OWN_FOLDERS and not key.startswith(("PYTEST_", "XDG_"))
     }
-    env.update(HOME=str(home), KING_TEST_NO_WARM="1")
+    env.update(HOME=str(home))
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-n", "0", RESUMING_TEST],
         cwd=ROOT,

@@ -437,9 +437,9 @@ def _results(config: ArenaConfig, indices: list[int]) -> Generator[list[PlayResu
         finally:  # the match is over: the programs kept for the next game stop
             ENGINES.close()
         return
-    # Spawned, not forked: a bot's compiled kernel may already run OpenMP threads in
-    # this process (the search bot warms up when the CLI checks the specs), and forking
-    # such a process is unsafe.
+    # Spawned, not forked: the engine's threads may already run in this process (the
+    # search bot's pool, once a bot has played here), and forking a process with
+    # threads is unsafe.
     context = multiprocessing.get_context("spawn")
     registered = _portable_registrations(config)
     with ProcessPoolExecutor(

@@ -35,6 +35,7 @@ __all__ = [
     "dumps",
     "error",
     "event",
+    "hint",
     "last_trick",
     "pace",
     "pong",
@@ -269,6 +270,12 @@ def table_info(
         "rated": rated,
         "clock": clock,
     }
+
+
+def hint(deal: int, plays: int, found: Message) -> Message:
+    """The engine's evaluation for the seat to act (``found``: :meth:`king.bots.analysis.
+    Hint.to_json`), at the position of ``deal`` and ``plays`` cards played in it."""
+    return {"v": PROTOCOL_VERSION, "type": "hint", "deal": deal, "plays": plays, **found}
 
 
 def welcome(

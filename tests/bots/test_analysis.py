@@ -13,7 +13,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
 from king.bots import make_bot
@@ -149,9 +148,10 @@ def test_an_evaluation_reads_only_the_view() -> None:
     def values(g: Game) -> Any:
         bot = make_bot("search:time=0.05", seed=5)
         assert isinstance(bot, SearchBot)
-        return bot.evaluate(g.view(me)).values
+        return bot.evaluate(g.view(me)).table
 
-    assert np.array_equal(values(game), values(other))
+    first = values(game)
+    assert len(first) > 100 and first == values(other)
 
 
 def test_a_hint_reads_only_the_view() -> None:

@@ -53,7 +53,7 @@ def test_every_registered_bot_plays_a_whole_game_under_every_preset(preset: str)
 OWN_ENGINES = [
     info.name
     for info in available_bots()
-    if (level := level_of(info.name)) is None or not level.compiled
+    if (level := level_of(info.name)) is None or not level.engine
 ]
 
 

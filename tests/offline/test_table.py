@@ -16,6 +16,7 @@ from king.offline.saved import SavedGameError
 from king.offline.table import LocalTable, resume
 from king.record import replay
 from king.rules import Declaration
+from king.server.protocol import HintMessage
 from tests.support.games import play_record_again
 
 
@@ -121,10 +122,41 @@ def test_bad_messages_and_moves_are_refused_and_change_nothing() -> None:
     assert table.saved() == before
 
 
-def test_only_bots_that_need_no_numba_sit_at_an_offline_table() -> None:
+def test_every_level_sits_at_an_offline_table_and_no_other_engine_spec() -> None:
+    """The levels (Hard and Expert play with the engine, in the page's WebAssembly) and
+    the rule and random bots; not a search bot at settings of its own."""
+    for level in ("beginner", "easy", "medium", "hard", "expert"):
+        table = LocalTable.new("classic", 1, bots=(level, level, level), bot_pause=0.0)
+        assert [seat["bot"] for seat in table.info()["seats"][1:]] == [level] * 3
     with pytest.raises(ValueError, match="does not play offline"):
         LocalTable.new("classic", 1, bots=("search", "rule", "rule"))
     assert Game  # the core is all the table needs besides its bots
+
+
+def test_a_hint_offline_is_the_engines_from_the_persons_view_and_only_on_their_turn() -> None:
+    """A table with hints answers ``hint`` as a server's does (the same message), at
+    the person's turn only; a table without them refuses it, and so does a finished
+    game's; the saved game keeps the choice."""
+    seed = next(n for n in range(20) if LocalTable.new("classic", n).game.to_act != 0)
+    table = LocalTable.new("classic", seed, bot_pause=0.0, hints=True)
+    _hello(table)
+    (refused,) = table.receive('{"v": 1, "type": "hint"}')  # a bot is to act
+    assert json.loads(refused)["code"] == "not_your_turn"
+    while table.game.to_act != table.seat:
+        table.advance()
+    (answer,) = table.receive('{"v": 1, "type": "hint"}')
+    hint = json.loads(answer)
+    HintMessage.model_validate(hint)
+    view = table.game.view(table.seat)
+    legal = [str(d) for d in view.legal_declarations] or [str(c) for c in view.legal_cards]
+    assert hint["type"] == "hint" and hint["best"] in legal
+    assert {row["choice"] for row in hint["choices"]} == set(legal)
+    assert json.loads(table.saved())["hints"] is True
+    assert LocalTable.restore(table.saved()).info()["hints"] is True
+    plain = LocalTable.new("classic", 5, bot_pause=0.0)
+    _hello(plain)
+    (refused,) = plain.receive('{"v": 1, "type": "hint"}')
+    assert json.loads(refused)["code"] == "hints_off" and plain.info()["hints"] is False
 
 
 def test_resume_says_why_a_save_cannot_go_on_in_a_word_the_page_translates() -> None:

@@ -1,6 +1,7 @@
-"""``scripts/policy_duel.py``: a variant of the rule policy against the rule policy on
-duplicate deals, compiled.  An unchanged copy gains nothing anywhere; a copy that no
-longer fears the last two tricks loses in No Last Two and nowhere else."""
+"""``scripts/policy_duel.py``: a variant of the rule policy (an edited copy of
+``engine/rule_play.c``, built into an engine of its own) against the rule policy on
+duplicate deals.  An unchanged copy gains nothing anywhere; a copy that no longer fears
+the last two tricks loses in No Last Two and nowhere else."""
 
 from __future__ import annotations
 
@@ -9,9 +10,11 @@ from types import ModuleType
 
 import pytest
 
-from king.bots import rule_play
 from king.rules import Contract
 from tests.support.scripts import load_script
+
+
+RULE_PLAY = Path(__file__).resolve().parents[2] / "engine" / "rule_play.c"
 
 
 def _script() -> ModuleType:
@@ -19,9 +22,9 @@ def _script() -> ModuleType:
 
 
 def _variant(folder: Path, name: str, old: str, new: str) -> Path:
-    source = Path(rule_play.__file__).read_text(encoding="utf-8")
+    source = RULE_PLAY.read_text(encoding="utf-8")
     assert source.count(old) == 1
-    path = folder / f"{name}.py"
+    path = folder / f"{name}.c"
     path.write_text(source.replace(old, new), encoding="utf-8")
     return path
 
@@ -29,7 +32,7 @@ def _variant(folder: Path, name: str, old: str, new: str) -> Path:
 @pytest.mark.slow
 def test_an_unchanged_copy_gains_nothing(tmp_path: Path) -> None:
     duel = _script()
-    path = _variant(tmp_path, "same", "KEEP = 0.5", "KEEP = 0.5")
+    path = _variant(tmp_path, "same", "static const i64 KH", "static const i64 KH")
     gains, codes = duel.duel(duel.load_variant(path), 140, 3, 0)
     assert gains.shape == (140, 4)
     assert not gains.any()
@@ -39,7 +42,10 @@ def test_an_unchanged_copy_gains_nothing(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_a_variant_that_ignores_the_last_two_tricks_loses_there_alone(tmp_path: Path) -> None:
     duel = _script()
-    path = _variant(tmp_path, "reckless", "        return 90.0\n", "        return 0.0\n")
+    path = _variant(
+        tmp_path, "reckless", "if (code == NO_LAST_TWO) return 90.0;",
+        "if (code == NO_LAST_TWO) return 0.0;",
+    )  # fmt: skip
     gains, codes = duel.duel(duel.load_variant(path), 280, 3, 0)
     mean, interval, means = duel.summary(gains, codes)
     assert means[Contract.NO_LAST_TWO] < -50
@@ -50,10 +56,13 @@ def test_a_variant_that_ignores_the_last_two_tricks_loses_there_alone(tmp_path: 
 
 def test_a_file_that_is_not_the_policy_is_refused(tmp_path: Path) -> None:
     duel = _script()
-    other = tmp_path / "other.py"
-    other.write_text("X = 1\n", encoding="utf-8")
-    with pytest.raises(SystemExit, match=r"not a copy of rule_play\.py"):
+    other = tmp_path / "other.c"
+    other.write_text("int x = 1;\n", encoding="utf-8")
+    with pytest.raises(SystemExit, match=r"not a copy of engine/rule_play\.c"):
         duel.load_variant(other)
+    broken = _variant(tmp_path, "broken", "static const i64 KH", "static const i64 KH +")
+    with pytest.raises(SystemExit, match="does not compile"):
+        duel.load_variant(broken)
 
 
 @pytest.mark.slow

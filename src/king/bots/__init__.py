@@ -18,8 +18,6 @@ from king.bots.base import (
     parse_spec,
     register,
     strongest_bot,
-    warm_up_deferred,
-    without_warm_up,
 )
 
 __all__ = [
@@ -35,6 +33,4 @@ __all__ = [
     "parse_spec",
     "register",
     "strongest_bot",
-    "warm_up_deferred",
-    "without_warm_up",
 ]

@@ -3,11 +3,10 @@ plain Python sequences where it does not (the page's offline game, under Pyodide
 
 :mod:`king.bots.position`, :mod:`king.bots.rule_play` and their kin import ``array``,
 ``zeros``, ``int64``, ``float64`` and ``uint8`` from here, never from numpy, so the one
-source runs compiled by numba (which sees numpy's own functions), on CPython with numpy,
-and on plain Python.  Their integers stay below 2**63 (52-bit card masks), where a
-Python ``int`` and an ``int64`` agree bit for bit, and their floats are IEEE doubles
-either way; ``tests/bots/test_arrays.py`` plays the rule policy both ways over 100,000
-positions and finds the same choices.
+source runs on CPython with numpy and on plain Python. Their integers stay below 2**63
+(52-bit card masks), where a Python ``int`` and an ``int64`` agree bit for bit, and
+their floats are IEEE doubles either way; ``tests/bots/test_arrays.py`` plays the rule
+policy both ways over 100,000 positions and finds the same choices.
 """
 
 from __future__ import annotations

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import random
-import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -136,7 +135,7 @@ class BotInfo:
 
 def _lazy(module: str, function: str) -> Callable[[int, dict[str, str]], Bot]:
     """A factory that imports its module on first use: naming a bot loads only that
-    bot (the search bot's compiled kernels cost a second to import)."""
+    bot (the search bot's engine and numpy cost a quarter of a second to import)."""
 
     def factory(seed: int, options: dict[str, str]) -> Bot:
         build: Callable[[int, dict[str, str]], Bot] = getattr(
@@ -187,7 +186,7 @@ BUILTIN_BOTS: tuple[BotInfo, ...] = (
     ),
     BotInfo(
         "search",
-        "Monte Carlo search over sampled deals with compiled rule-policy rollouts",
+        "Monte Carlo search over sampled deals with rule-policy rollouts in the engine",
         100,
         _lazy("king.bots.search", "build"),
     ),
@@ -312,27 +311,6 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str] | str]:
             raise BotSpecError(f"bot option {part!r} in {spec!r} is not key=value")
         options[key.strip()] = value.strip()
     return name, options
-
-
-_checking = threading.local()
-
-
-@contextmanager
-def without_warm_up() -> Iterator[None]:
-    """Bots built in this thread meanwhile skip their warm-up (the search bot's
-    compiling, 20 s to a minute after an install): checking a spec's options needs
-    none, and whoever plays the bot prepares it (:mod:`king.server.engine.preparing`), or its
-    kernels compile on first use."""
-    _checking.on = True
-    try:
-        yield
-    finally:
-        _checking.on = False
-
-
-def warm_up_deferred() -> bool:
-    """Whether this thread builds bots :func:`without_warm_up` now."""
-    return bool(getattr(_checking, "on", False))
 
 
 def make_bot(spec: str, seed: int = 0, *, timeout: float = 5.0) -> Bot:

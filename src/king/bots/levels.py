@@ -13,18 +13,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "PLAIN_BOTS", "Level", "level_of", "level_word"]
+__all__ = ["DEFAULT_LEVEL", "LEVELS", "OFFLINE_BOTS", "Level", "level_of", "level_word"]
 
 
 @dataclass(frozen=True, slots=True)
 class Level:
     """A level: its name (a bot name, and the key of its words in every language), the
-    bot spec that plays it, and whether it needs the compiled kernels (numba), which the
-    offline game has not."""
+    bot spec that plays it, and whether it plays with the engine (:mod:`king.bots.engine`:
+    the search bot)."""
 
     name: str
     spec: str
-    compiled: bool = False
+    engine: bool = False
     #: Measured: points per deal above par against three ``rule`` bots, ± the 95%
     #: interval (docs/bots.md: the command and the run).
     vs_rule: float | None = None
@@ -41,9 +41,9 @@ LEVELS: tuple[Level, ...] = (
     Level("hard", "search:time=0.03&threads=1&worlds=200", True, 17.3, 5.5),
     Level("expert", "search:time=0.1", True, 28.7, 5.7),
 )
-#: The bots that need no compiled engine (nor numpy): what the offline game, in the
-#: browser's Python, can seat; the levels of them first.
-PLAIN_BOTS = (*(level.name for level in LEVELS if not level.compiled), "rule", "random")
+#: The bots the offline game seats (in the browser's Python, with the page's own
+#: engine): every level, then the rule and random bots.
+OFFLINE_BOTS = (*(level.name for level in LEVELS), "rule", "random")
 
 #: The level a person plays against until they choose another.
 DEFAULT_LEVEL = "medium"

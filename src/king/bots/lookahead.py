@@ -11,7 +11,8 @@ the rule policy (every seat in turn), ``tricks=4, worlds=8`` gains about 4 point
 (15 in No Last Two) and ``tricks=6, worlds=16`` about 8: far more than any constant of
 the rule policy moves it (``docs/bots.md``).
 
-Plain Python in numba's subset, compiled by :mod:`king.bots.compiled`.  The deals are
+The readable reference of the engine's ``engine/lookahead.c`` (:mod:`king.bots.engine`),
+which is what the search bot runs.  The deals are
 drawn from ``seed`` (a one-element array the caller owns), so a rollout is repeatable.
 """
 
@@ -38,7 +39,7 @@ from king.bots.position import (
 from king.bots.rule_play import FULL, PENALTY, rule_card, rule_playout
 from king.bots.worlds import sample_worlds
 
-__all__ = ["KERNEL", "lookahead_card"]
+__all__ = ["lookahead_card"]
 
 
 def lookahead_card(
@@ -111,7 +112,3 @@ def _playout_totals(
             rule_playout(child, contract, trump, flags)
             totals[i] += child[S_POINTS + me]
     return totals
-
-
-#: The functions :mod:`king.bots.compiled` compiles (in this order).
-KERNEL = (_deal_unseen, _playout_totals, lookahead_card)

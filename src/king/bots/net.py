@@ -4,8 +4,8 @@ The model (:class:`NetModel`) is the small network of :mod:`king.bots.net_play`,
 by ``king train`` (:mod:`king.training`) to choose the card the search bot's
 evaluation finds best.  It ships in the package (``models/net.npz``: the weights, and a
 JSON description of how it was trained and what it measured), and plays with numpy
-alone: the bot reads its view into a position, encodes it with the same function the
-compiled rollouts use, and takes the most likely legal card, a fraction of a
+alone: the bot reads its view into a position, encodes it with the same encoding the
+engine's rollouts use, and takes the most likely legal card, a fraction of a
 millisecond per card.  It declares with the model's declaration network
 (:mod:`king.bots.net_declare`), or as the rule bot does when the model has none.
 """

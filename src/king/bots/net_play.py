@@ -3,12 +3,12 @@ network's input, and the network itself, read from a position of
 :mod:`king.bots.position`.
 
 The ``net`` bot runs the encoding as ordinary Python on its view's position (and the
-layers with numpy); the search bot runs the same functions compiled by
-:mod:`king.bots.compiled`, as the policy of its rollouts and as its model of the other
-players.  The input holds only what the seat to move knows (its hand, the cards it has
-not seen, the current trick, the voids each seat has shown, the points so far) and the
-rule policy's card for it, so the network learns where to depart from the rule bot
-rather than the whole game again.
+layers with numpy); they are the readable reference of the engine's
+``engine/net_play.c``, which the search bot runs (:mod:`king.bots.engine`) as the policy
+of its rollouts and as its model of the other players. The input holds only what the
+seat to move knows (its hand, the cards it has not seen, the current trick, the voids
+each seat has shown, the points so far) and the rule policy's card for it, so the
+network learns where to depart from the rule bot rather than the whole game again.
 
 The network is a small multilayer perceptron (``INPUTS`` → hidden → hidden → 52 card
 logits, ReLU between) with a linear path from the inputs straight to the logits beside
@@ -49,7 +49,7 @@ from king.rules import (
     TRUMPS,
 )
 
-__all__ = ["INPUTS", "KERNEL", "encode", "net_card", "net_logits", "net_probabilities"]
+__all__ = ["INPUTS", "encode", "net_card", "net_logits", "net_probabilities"]
 
 FULL = (1 << 52) - 1
 UNIT = np.array([abs(points) for points in POINTS_PER_UNIT], dtype=np.int64)
@@ -236,17 +236,3 @@ def net_probabilities(
     for card in range(52):
         out[card] /= total
     return legal
-
-
-#: The functions :mod:`king.bots.compiled` compiles (in this order).
-KERNEL = (
-    _encode_cards,
-    _encode_voids,
-    encode,
-    _first_layer,
-    _second_layer,
-    _card_logits,
-    net_logits,
-    net_card,
-    net_probabilities,
-)

@@ -1,10 +1,10 @@
 """The engines' copy of the rules: a deal as a small ``int64`` array, the legal cards,
 playing a card, and which cards are equivalent.
 
-Written in the plain subset of Python that numba compiles: :mod:`king.bots.compiled`
-compiles it for the search bot, and the same functions run as ordinary Python
-elsewhere (the rule bot), so there is one copy of these rules outside :mod:`king.deal`.
-It mirrors :func:`king.deal.legal_mask` and the trick and scoring rules of
+The rule bot runs these functions as ordinary Python (in the browser's offline game
+too), and they are the readable reference of the engine's ``engine/position.c``, which
+the search bot runs (:mod:`king.bots.engine`): the tests hold the two to the same
+answers.  It mirrors :func:`king.deal.legal_mask` and the trick and scoring rules of
 :mod:`king.deal`; ``tests/bots/test_kernel.py`` proves the two agree over thousands of random
 positions.  A position is an array (the ``S_`` offsets below) so that it can be copied
 and searched without allocating Python objects.
@@ -35,7 +35,6 @@ from king.view import SeatView
 
 __all__ = [
     "STATE_SIZE",
-    "KERNEL",
     "deposited",
     "distinct",
     "from_view",
@@ -80,8 +79,8 @@ LOW13 = array([(i & -i).bit_length() - 1 for i in range(1 << 13)], dtype=int64)
 def _chunk_tables() -> tuple[Any, Any]:
     """SQUEEZE[out << 7 | bits]: the bits of the 7-bit ``bits`` where ``out`` is set,
     packed down; DEPOSIT[out << 7 | bits]: the low bits of ``bits`` spread back over
-    the set bits of ``out`` (what bit-extract and bit-deposit instructions do; numba
-    has neither portably)."""
+    the set bits of ``out`` (what bit-extract and bit-deposit instructions do, which
+    Python has not)."""
     squeeze = [0] * (1 << 14)
     deposit = [0] * (1 << 14)
     for out in range(1 << 7):
@@ -374,27 +373,3 @@ def from_view(view: SeatView, with_hand: bool = True) -> Any:
         state[seat] |= card.mask  # the card comes from its player's hand
         play(state, card.id, code, trump, view.rules.flags)
     return state
-
-
-#: Inlined where compiled code calls it (:mod:`king.bots.compiled`).
-INLINE = (play, _follow, _close_trick, squeezed, deposited)
-
-#: The functions :mod:`king.bots.compiled` compiles (in this order).
-KERNEL = (
-    popcount,
-    highest,
-    lowest,
-    _legal_lead,
-    _legal_follow,
-    _legal_void,
-    legal,
-    new_state,
-    legal_now,
-    _follow,
-    _close_trick,
-    play,
-    squeezed,
-    deposited,
-    distinct,
-    equal_cards,
-)

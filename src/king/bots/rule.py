@@ -1,10 +1,11 @@
 """``rule``: a heuristic player that counts cards and plays each contract to its purpose.
 
-The bot sees only its :class:`~king.view.SeatView`.  To play, it reads the view into a
+The bot sees only its :class:`~king.view.SeatView`. To play, it reads the view into a
 position (:func:`king.bots.position.from_view`: its hand, the cards still out, the suits
 each seat has shown void) and asks :func:`king.bots.rule_play.rule_card`, the heuristic
-written once, which the search bot runs compiled in its playouts; a decision costs a
-fraction of a millisecond.  Declaring lives in :mod:`king.bots.rule_declare`.
+written once (the readable reference of the engine's ``engine/rule_play.c``, which the
+search bot runs in its playouts); a decision costs a fraction of a millisecond.
+Declaring lives in :mod:`king.bots.rule_declare`.
 """
 
 from __future__ import annotations

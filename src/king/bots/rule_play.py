@@ -2,10 +2,12 @@
 position of :mod:`king.bots.position`.
 
 The ``rule`` bot runs these functions as ordinary Python on its view's position
-(:func:`king.bots.position.from_view`); the search bot runs the same functions compiled
-by :mod:`king.bots.compiled`, as the policy of its rollouts (every seat plays the rule
-card to the end of the deal, tens of thousands of times per second) and as its model of
-the other players.  There is no second copy to keep in step.
+(:func:`king.bots.position.from_view`), here and in the browser's offline game.  The
+search bot runs their port in the engine, ``engine/rule_play.c`` (:mod:`king.bots.engine`),
+as the policy of its rollouts (every seat plays the rule card to the end of the deal,
+tens of thousands of times per second) and as its model of the other players: function
+for function and expression for expression, held by the tests to the same card at every
+position, and ``engine/tables.h`` takes its tables from this module.
 
 Negative contracts share one cost model: a card's cost is the chance it wins this trick
 times what the trick is expected to hold, minus the *danger* of keeping it (the chance
@@ -21,10 +23,9 @@ Every function takes the seat to move's picture of the deal as plain numbers: it
 the cards it has not seen (``unseen``), the suits each seat has shown void (the
 position's ``S_VOIDS``, four bits a seat in ``voids``), how many other seats may still
 hold each suit (four bits a suit in ``opp_out``) and how many seats are still to play
-to this trick (``n_later``, the seats after ``me``).  Integers, not arrays: compiled, an
-array made or passed at every card cost an allocation and atomic reference counts.
-Written in the plain subset of Python that numba compiles; floating-point expressions
-are evaluated in one order, so the two runs give bit-for-bit the same numbers.
+to this trick (``n_later``, the seats after ``me``): integers, as the C port takes them.
+Floating-point expressions are evaluated in one order, so the two give bit-for-bit the
+same numbers.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ from king.rules import (
     TRUMPS,
 )
 
-__all__ = ["KERNEL", "best_reply", "rule_card", "rule_playout"]
+__all__ = ["best_reply", "rule_card", "rule_playout"]
 
 #: For each card id: the cards of its suit above it, and below it.
 ABOVE = array([SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52)], dtype=int64)
@@ -648,37 +649,3 @@ def _choices(state: Any, contract: int, trump: int, flags: int, penalty: int) ->
     """The legal cards of the seat to move, equivalent ones counted once."""
     cards = legal_now(state, contract, trump, flags)
     return distinct(cards, state[S_PLAYED] & ~state[S_TRICK], penalty)
-
-
-#: The functions :mod:`king.bots.compiled` compiles (in this order).
-KERNEL = (
-    _seat_voids,
-    _later_seat,
-    _holders,
-    _void_chance,
-    _p_win,
-    _stake,
-    _danger,
-    _shed_value,
-    _trick_cost,
-    _lead_bonus,
-    _safest_three,
-    _kept_dangers,
-    _win_chance,
-    _play_negative,
-    _ruff_threat,
-    _trick_chance,
-    _trump_discard,
-    _safest_winner,
-    _singleton_loser,
-    _low_from_longest,
-    _lead_trumps,
-    _follow_trumps,
-    _ruff,
-    _play_trumps,
-    rule_card,
-    rule_playout,
-    _others_play,
-    best_reply,
-    _choices,
-)

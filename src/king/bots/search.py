@@ -6,8 +6,8 @@ consistently with everything its view reveals (:mod:`king.bots.sampler`); it wei
 those worlds by how likely the other players' earlier cards were in each of them, with
 the rule policy as the model of their play, and resamples them by weight.  Then, in
 every world and for every card it may play (equivalent cards counted once), it plays
-the card and lets every seat play the rule policy (:mod:`king.bots.rule_play`, compiled
-by :mod:`king.bots.compiled`) until ``tail`` tricks are left, where it searches its own
+the card and lets every seat play the rule policy (:mod:`king.bots.rule_play`, in the
+engine, :mod:`king.bots.engine`) until ``tail`` tricks are left, where it searches its own
 best line exactly against the others' rule cards.  It keeps the rule bot's own card
 unless another card scores better over the same worlds by ``margin`` standard errors: a
 rollout improvement of the rule policy that only deviates where the evidence is clear.
@@ -27,22 +27,35 @@ from __future__ import annotations
 import math
 import random
 import time
+from array import array
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
-from numpy.typing import NDArray
-
-from king.bots import compiled
+from king.bots import engine
 from king.bots.base import Bot, BotDemand, BotSpecError
-from king.bots.net import NetModel, default_model, view_input
+from king.bots.engine.steps import (
+    Chunk,
+    Summary,
+    choose,
+    declare_values,
+    search_chunks,
+    setup_words,
+    summary,
+)
 from king.bots.position import distinct, from_view
 from king.bots.rule import choose_card
-from king.bots.sampler import Constraints, constraints, sample_world
+from king.bots.sampler import Constraints, constraints
 from king.cards import DECK, Card
 from king.rules import PENALTY_MASKS, Contract, Declaration
 from king.view import SeatView
 
-__all__ = ["ChoiceValues", "SearchBot"]
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
+
+    from king.bots.net import NetModel
+
+__all__ = ["ChoiceValues", "SearchBot", "deal_worlds", "played_so_far"]
 
 #: Compiled rule-policy rollouts (the rest of a deal) per second and thread on the
 #: reference machine, counting the sampling and weighting of their worlds.
@@ -69,32 +82,43 @@ TYPICAL_VALUE: dict[Contract, float] = {
 
 @dataclass(frozen=True)
 class ChoiceValues:
-    """Each legal choice of one decision and its value in each sampled world
-    (``values[world, choice]``): the means rank the choices and paired differences
-    give the standard error of a comparison."""
+    """Each legal choice of one decision and its value in each sampled world: ``table``
+    holds one row a world of one int a choice, ``offsets`` what is added to each choice's
+    values (a declaration: less what it is worth later), and ``summary`` what the engine
+    makes of them (the means rank the choices, paired differences give the standard
+    error of a comparison)."""
 
     choices: tuple[Card, ...] | tuple[Declaration, ...]
-    values: NDArray[np.float64]
+    table: array[int]
+    offsets: tuple[float, ...]
+    summary: Summary
+
+    @property
+    def worlds(self) -> int:
+        return len(self.table) // len(self.choices)
+
+    def column(self, index: int) -> list[float]:
+        """Choice ``index``'s value in each world."""
+        step = len(self.choices)
+        offset = self.offsets[index]
+        return [value + offset for value in self.table[index::step]]
 
     def mean(self, index: int) -> float:
         """The expected value of choice ``index``."""
-        return float(self.values[:, index].mean())
+        return self.summary.means[index]
 
     def error(self, index: int) -> float:
         """The standard error of that mean."""
-        column = self.values[:, index]
-        return float(column.std(ddof=1)) / math.sqrt(len(column)) if len(column) > 1 else 0.0
+        return self.summary.errors[index]
 
     def best(self) -> int:
         """The index of the choice with the highest mean (the first of equals)."""
-        return int(np.argmax(self.values.mean(axis=0)))
+        return self.summary.best
 
     def loss(self, index: int) -> tuple[float, float]:
         """How much choice ``index`` gives up against the best: the mean of the paired
         difference over the same worlds, and its standard error."""
-        gain = self.values[:, self.best()] - self.values[:, index]
-        error = float(gain.std(ddof=1)) / math.sqrt(len(gain)) if len(gain) > 1 else 0.0
-        return float(gain.mean()), error
+        return self.summary.losses[index], self.summary.loss_errors[index]
 
 
 class SearchBot(Bot):
@@ -134,9 +158,7 @@ class SearchBot(Bot):
         #: Who plays the rollouts, and who models the others' earlier plays.
         self.rollout = rollout
         self.model = model
-        self.net = net if net is not None or "net" not in (rollout, model) else default_model()
-        if self.net is not None:
-            compiled.warm_up_net(self.net.arrays)
+        self.net = net if net is not None or "net" not in (rollout, model) else _default_net()
         self.budget = budget
         self.threads = threads
         #: Tricks left when the exact best reply to the others' rule cards takes over
@@ -158,9 +180,6 @@ class SearchBot(Bot):
         self.lookahead = lookahead
         self.inner = inner
         self.everyone = bool(everyone)
-        compiled.warm_up()
-        if lookahead:
-            compiled.warm_up_lookahead()
 
     def demand(self) -> BotDemand:
         # Each lookahead decision deals ``inner`` more worlds of its own.
@@ -185,7 +204,6 @@ class SearchBot(Bot):
         ids = [c for c in range(52) if candidates >> c & 1]
         if len(ids) == 1:
             return DECK[ids[0]]
-        compiled.set_threads(self.threads)
         rng = random.Random(self.rng.getrandbits(64))
         return self._play_by_rollouts(view, ids, rng, code, trump, flags)
 
@@ -198,7 +216,7 @@ class SearchBot(Bot):
         trump: int,
         flags: int,
     ) -> Card:
-        """Try each card in sampled worlds and let the rule policy (compiled) play every
+        """Try each card in sampled worlds and let the rule policy (the engine) play every
         seat to the end of the deal; keep the rule bot's own card unless another does
         better by a clear margin over the same worlds (a rollout improvement of the rule
         policy, which is also the model of the other players)."""
@@ -209,68 +227,19 @@ class SearchBot(Bot):
             same = [c for c in ids if c // 13 == default // 13]
             default = min(same, key=lambda c: abs(c - default)) if same else ids[0]
         table = self._rollouts(view, ids, rng, code, trump, flags, capped=True)
-        means = table.mean(axis=0)
-        best = int(np.argmax(means))
-        base_index = ids.index(default)
-        if best == base_index or len(table) < 2:
-            return DECK[default]
-        gain = table[:, best] - table[:, base_index]
-        error = float(gain.std(ddof=1)) / math.sqrt(len(gain))
-        if float(gain.mean()) > self.margin * error:
-            return DECK[ids[best]]
-        return DECK[default]
+        index = choose(engine.platform(), table, len(ids), ids.index(default), self.margin)
+        return DECK[ids[index]]
 
     def _prior_card(self, view: SeatView) -> int:
         """The card the rollout policy itself plays here: kept unless another card is
         clearly better."""
         if self.rollout == "net" and self.net is not None:
+            from king.bots.net import view_input
+
             x, legal = view_input(view)
             logits = self.net.logits(x)
             return max((c for c in range(52) if legal >> c & 1), key=lambda c: float(logits[c]))
         return choose_card(view)
-
-    def _worlds(
-        self,
-        view: SeatView,
-        known: Constraints,
-        sequence: list[tuple[int, int]],
-        rng: random.Random,
-        count: int,
-        code: int,
-        trump: int,
-        flags: int,
-    ) -> NDArray[np.int64]:
-        """``count`` sampled worlds (current hands); once the others have played, drawn
-        from twice as many by the likelihood of their plays so far."""
-        others_played = any(seat != view.seat for seat, _ in sequence)
-        if not others_played or self.noise >= 1.0:
-            return deal_worlds(known, rng, count)
-        pool = 2 * count
-        current = deal_worlds(known, rng, pool)
-        dealt = current.copy()
-        for seat, card in sequence:
-            dealt[:, seat] |= 1 << card
-        plays = np.array([card for _, card in sequence], dtype=np.int64)
-        logs = np.zeros(pool, dtype=np.float64)
-        leader = sequence[0][0]
-        if self.model == "net" and self.net is not None:
-            w0, w1, b1, w2, b2, w3, b3 = self.net.arrays
-            compiled.net_likelihoods(
-                dealt, plays, leader, view.seat, code, trump, flags, self.noise,
-                w0, w1, b1, w2, b2, w3, b3, logs,
-            )  # fmt: skip
-        else:
-            compiled.rule_likelihoods(
-                dealt, plays, leader, view.seat, code, trump, flags, self.noise,
-                self.alike, logs,
-            )  # fmt: skip
-        weights = np.exp(logs - logs.max())
-        weights /= weights.sum()
-        # Systematic resampling: ``count`` worlds in proportion to their weights.
-        positions = (rng.random() + np.arange(count)) / count
-        picks = np.minimum(np.searchsorted(np.cumsum(weights), positions), pool - 1)
-        chosen: NDArray[np.int64] = current[picks]
-        return chosen
 
     # -- evaluating every choice (for analysis and hints) --------------------------------
 
@@ -279,24 +248,16 @@ class SearchBot(Bot):
         card, the seat's points for the deal over sampled worlds (weighted by the others'
         plays, as when the bot plays) with the rule policy at every seat after it; for a
         declaration, the same over deals of the other hands, less what the contract
-        would be worth on an average later hand (as the bot declares).  ``values[w][i]``
-        is choice ``i`` in world ``w``, so that two choices compare over the same
-        worlds."""
+        would be worth on an average later hand (as the bot declares).  Every choice is
+        valued in the same worlds, so that two choices compare over them."""
         rng = random.Random(self.rng.getrandbits(64))
-        compiled.set_threads(self.threads)
         flags = view.rules.flags
         if view.legal_declarations:
-            choices = list(view.legal_declarations)
-            worlds = deal_worlds(constraints(view), rng, self.declare_worlds)
-            table = np.zeros((len(worlds), len(choices)), dtype=np.float64)
-            out = np.zeros(len(worlds), dtype=np.int64)
-            for i, choice in enumerate(choices):
-                trump = -1 if choice.trump is None else int(choice.trump)
-                compiled.rule_declaration_values(
-                    worlds, view.seat, choice.contract.code, trump, flags, out
-                )
-                table[:, i] = out - self._reserve(view, choice)
-            return ChoiceValues(tuple(choices), table)
+            choices = tuple(view.legal_declarations)
+            table = self._declaration_table(view, choices, rng)
+            offsets = tuple(-self._reserve(view, choice) for choice in choices)
+            found = summary(engine.platform(), table, len(choices), offsets)
+            return ChoiceValues(choices, table, offsets, found)
         contract = view.contract
         if contract is None or not view.legal_cards:
             raise ValueError("this view has no choice to evaluate")
@@ -304,7 +265,8 @@ class SearchBot(Bot):
         code = contract.code
         trump = -1 if view.trump is None else int(view.trump)
         table = self._rollouts(view, ids, rng, code, trump, flags, capped=False)
-        return ChoiceValues(tuple(DECK[i] for i in ids), table)
+        found = summary(engine.platform(), table, len(ids))
+        return ChoiceValues(tuple(DECK[i] for i in ids), table, (0.0,) * len(ids), found)
 
     def _rollouts(
         self,
@@ -316,72 +278,84 @@ class SearchBot(Bot):
         flags: int,
         *,
         capped: bool,
-    ) -> NDArray[np.float64]:
-        """``values[world, i]``: the seat's points when it plays card ``ids[i]`` and the
-        rule policy plays on, over as many sampled worlds as the budget buys.  The
-        rollout count decides (deterministic); with ``capped`` the clock also stops it,
-        only to guard against a machine far slower than the reference one."""
-        known = constraints(view)
-        sequence = played_so_far(view)
-        base = _base_state(view)
-        cand = np.array(ids, dtype=np.int64)
+    ) -> array[int]:
+        """The seat's points when it plays card ``ids[i]`` and the rule policy plays on,
+        one row a world, over as many sampled worlds as the budget buys, in chunks of
+        ``CHUNK`` worlds run ``threads`` at a time (each chunk dealt from its own seed and
+        resampled at its own offset, drawn here in order, so the values do not depend
+        on the threads).  The rollout count decides (deterministic); with ``capped`` the
+        clock also stops it, only to guard against a machine far slower than the
+        reference one."""
         speed = NET_ROLLOUTS_PER_SECOND if self.rollout == "net" else ROLLOUTS_PER_SECOND
         rollouts = self.budget * speed * self.threads
         wanted = int(min(self.max_worlds, max(16, rollouts // len(ids))))
-        chunks: list[NDArray[np.int64]] = []
+        setup = self._setup(view, code, trump, flags, len(ids))
+        base = list(from_view(view, with_hand=False))
+        plays = [card for _, card in played_so_far(view)]
+        model = self.net if "net" in (self.rollout, self.model) else None
+        table = array("q")
         done = 0
         start = time.perf_counter()
         while done < wanted:
-            count = min(wanted - done, 256 * self.threads)
-            worlds = self._worlds(view, known, sequence, rng, count, code, trump, flags)
-            values = np.zeros((count, len(ids)), dtype=np.int64)
-            if self.rollout == "net" and self.net is not None:
-                w0, w1, b1, w2, b2, w3, b3 = self.net.arrays
-                compiled.net_rollouts(
-                    worlds, base, cand, view.seat, code, trump, flags,
-                    w0, w1, b1, w2, b2, w3, b3, values,
-                )  # fmt: skip
-            elif self.lookahead:
-                compiled.lookahead_rollouts(
-                    worlds, base, cand, view.seat, code, trump, flags, self.lookahead,
-                    self.inner, self.everyone, values,
-                )  # fmt: skip
-            else:
-                compiled.rule_rollouts(
-                    worlds, base, cand, view.seat, code, trump, flags, self.tail, values
+            chunks = []
+            for _ in range(self.threads):
+                count = min(CHUNK, wanted - done)
+                if count <= 0:
+                    break
+                chunks.append(Chunk(rng.getrandbits(62) | 1, rng.random(), count))
+                done += count
+            table.extend(
+                search_chunks(
+                    engine.platform(), setup, base, plays, ids, model, self.noise, chunks,
+                    self.threads,
                 )
-            chunks.append(values)
-            done += count
+            )  # fmt: skip
             if capped and time.perf_counter() - start > 4 * self.budget + 0.5:
                 break
-        table: NDArray[np.float64] = np.concatenate(chunks).astype(np.float64)
         return table
+
+    def _setup(
+        self, view: SeatView, code: int, trump: int, flags: int, candidates: int
+    ) -> list[int]:
+        """What the engine's search step reads: what the seat knows, the game, and how
+        this bot searches (:data:`king.bots.engine.steps.SETUP_FIELDS`)."""
+        sequence = played_so_far(view)
+        played_by = [0, 0, 0, 0]
+        for seat, card in sequence:
+            played_by[seat] |= 1 << card
+        return setup_words(
+            **_known(constraints(view)), played_by=played_by, contract=code, trump=trump,
+            flags=flags, tail=self.tail, lookahead=self.lookahead, inner=self.inner,
+            everyone=int(self.everyone), alike=int(self.alike), model=int(self.model == "net"),
+            rollout=int(self.rollout == "net"), plays=len(sequence),
+            leader=sequence[0][0] if sequence else view.seat, candidates=candidates,
+        )  # fmt: skip
 
     # -- declaring ---------------------------------------------------------------------
 
     def declare(self, view: SeatView) -> Declaration:
-        choices = view.legal_declarations
+        choices = tuple(view.legal_declarations)
         if len(choices) == 1:
             return choices[0]
-        compiled.set_threads(self.threads)
         rng = random.Random(self.rng.getrandbits(64))
-        known = constraints(view)
-        worlds = deal_worlds(known, rng, self.declare_worlds)
-        flags = view.rules.flags
-        best: Declaration | None = None
-        best_score = -math.inf
-        out = np.zeros(len(worlds), dtype=np.int64)
-        for choice in choices:
-            trump = -1 if choice.trump is None else int(choice.trump)
-            compiled.rule_declaration_values(
-                worlds, view.seat, choice.contract.code, trump, flags, out
-            )
-            value = float(out.mean())
-            score = value - self._reserve(view, choice)
-            if score > best_score:
-                best, best_score = choice, score
-        assert best is not None
-        return best
+        table = self._declaration_table(view, choices, rng)
+        offsets = tuple(-self._reserve(view, choice) for choice in choices)
+        found = summary(engine.platform(), table, len(choices), offsets)
+        return choices[found.best]
+
+    def _declaration_table(
+        self, view: SeatView, choices: tuple[Declaration, ...], rng: random.Random
+    ) -> array[int]:
+        """Each declaration's points for the seat in ``declare_worlds`` deals of the other
+        hands, every seat playing the rule policy: one row a deal."""
+        setup = setup_words(
+            **_known(constraints(view)), played_by=[0, 0, 0, 0], contract=Contract.NO_TRICKS.code,
+            trump=-1, flags=view.rules.flags, tail=0, lookahead=0, inner=0, everyone=0,
+            alike=0, model=0, rollout=0, plays=0, leader=view.seat, candidates=1,
+        )  # fmt: skip
+        pairs = [(c.contract.code, -1 if c.trump is None else int(c.trump)) for c in choices]
+        seed = rng.getrandbits(62) | 1
+        return declare_values(engine.platform(), setup, pairs, seed, self.declare_worlds)
 
     @staticmethod
     def _reserve(view: SeatView, choice: Declaration) -> float:
@@ -391,6 +365,26 @@ class SearchBot(Bot):
         if trumps_owed + negatives_owed <= 1:
             return 0.0
         return TYPICAL_VALUE[choice.contract]
+
+
+#: Worlds in a chunk of the search (``engine/search.c`` takes at most 1,024).
+CHUNK = 256
+
+
+def _known(known: Constraints) -> dict[str, int | tuple[int, ...]]:
+    """What the seat knows, as the engine's setup fields: itself, the unseen cards, its
+    hand, how many cards each seat holds, and the cards each cannot hold."""
+    return {
+        "me": known.me, "unseen": known.unseen, "my_hand": known.my_hand,
+        "counts": known.counts, "forbidden": known.forbidden,
+    }  # fmt: skip
+
+
+def _default_net() -> NetModel:
+    """The shipped learned policy (numpy: CPython only)."""
+    from king.bots.net import default_model
+
+    return default_model()
 
 
 def stand_in(kept: list[int], card: int) -> int:
@@ -403,21 +397,20 @@ def stand_in(kept: list[int], card: int) -> int:
     return min(c for c in kept if c // 13 == card // 13 and c > card)
 
 
-def needs_compiling() -> bool | None:
-    """Whether building a search bot now compiles its kernels (numba has no usable cache
-    of them: the first run after an install, or after the kernels changed); ``None``
-    when this numba does not say."""
-    return compiled.needs_compiling()
-
-
 def deal_worlds(known: Constraints, rng: random.Random, count: int) -> NDArray[np.int64]:
-    """``count`` worlds dealt by the kernel; the rare one it cannot deal is dealt by the
-    exhaustive search of :func:`king.bots.sampler.sample_world`."""
+    """``count`` worlds dealt by the engine, one row of four hands each; the rare one it
+    cannot deal is dealt by the exhaustive search of
+    :func:`king.bots.sampler.sample_world` (for the training's measurements, in CPython:
+    the bot's own search deals inside the engine)."""
+    import numpy as np
+
+    from king.bots.sampler import sample_world
+
     worlds = np.zeros((count, 4), dtype=np.int64)
     seed = np.array([rng.getrandbits(62) | 1], dtype=np.int64)
     counts = np.array(known.counts, dtype=np.int64)
     forbidden = np.array(known.forbidden, dtype=np.int64)
-    failures = compiled.sample_worlds(
+    failures = engine.sample_worlds(
         known.unseen, counts, forbidden, known.me, known.my_hand, seed, worlds
     )
     if failures:
@@ -432,12 +425,6 @@ def played_so_far(view: SeatView) -> list[tuple[int, int]]:
     sequence = [(t.seat_of(i), c.id) for t in view.tricks for i, c in enumerate(t.cards)]
     sequence.extend((seat, card.id) for seat, card in view.current_trick)
     return sequence
-
-
-def _base_state(view: SeatView) -> NDArray[np.int64]:
-    """The position of the view with the hands left for the worlds to fill."""
-    state: NDArray[np.int64] = from_view(view, with_hand=False)
-    return state
 
 
 _OPTIONS = {

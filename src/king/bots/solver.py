@@ -3,8 +3,9 @@ other three) with a transposition table, over :mod:`king.bots.position`; quick r
 order its moves (the seat's high cards first, what hurts the seat most for the
 others).
 
-Plain Python in numba's subset, compiled by :mod:`king.bots.compiled` when used (no bot
-plays with it by default: the search bot's endgame is the best reply to rule play).
+The readable reference of the engine's ``engine/solver.c`` (:mod:`king.bots.engine`),
+which is what runs (no bot plays with it by default: the search bot's endgame is the
+best reply to rule play).
 ``tests/bots/test_kernel.py`` checks its values against brute force.
 """
 
@@ -44,7 +45,6 @@ from king.bots.position import (
 from king.rules import NO_BOYS, NO_KING, NO_LAST_TWO, NO_QUEENS, NO_TRICKS, TRUMPS
 
 __all__ = [
-    "KERNEL",
     "enumerate_value",
     "policy_move",
     "solve",
@@ -922,8 +922,7 @@ def solve_in(
 ) -> tuple[int, int]:  # fmt: skip
     """As :func:`solve_sized`, in memory the caller gives: ``stack`` (``STACK_ROWS`` ×
     ``ROW``) and ``space``, as many table rows as the table may grow to (neither need
-    be cleared).  :mod:`king.bots.compiled` gives it memory that numba does not count
-    references to."""
+    be cleared)."""
     stack[0, :STATE_SIZE] = state
     space[:first_rows] = 0
     counter = np.zeros(1, dtype=np.int64)
@@ -984,73 +983,3 @@ def enumerate_value(state: Any, me: int, contract: int, trump: int, flags: int) 
             best[depth] = max(best[depth], value)
         else:
             best[depth] = min(best[depth], value)
-
-
-#: Helpers of the search loop that :mod:`king.bots.compiled` inlines into it: a call to
-#: a compiled function counts a reference to each array it is given, atomically, which
-#: cost more than half the time of a node before these were inlined.
-INLINE = (
-    _enter,
-    _last_trick,
-    _bounds,
-    _probe,
-    _open_moves,
-    _takes_no_more,
-    _stays_under,
-    _later_card,
-    _leave,
-    _absorb,
-    _copied,
-    _find,
-    _place,
-    _key,
-    _card_of,
-    _relative,
-    seat_move,
-    coalition_move,
-)
-
-#: The functions :mod:`king.bots.compiled` compiles (in this order).
-KERNEL = (
-    _rank,
-    _outstanding_above,
-    policy,
-    _policy_lead_negative,
-    _policy_follow_negative,
-    _policy_discard_negative,
-    _policy_trumps,
-    _policy_lead_trumps,
-    _policy_follow_trumps,
-    policy_move,
-    _lowest_rank,
-    _highest_rank,
-    _highest_of_shortest,
-    seat_move,
-    coalition_move,
-    _mix,
-    _key,
-    _find,
-    _place,
-    _relative,
-    _card_of,
-    _stays_under,
-    _takes_no_more,
-    _last_trick,
-    _bounds,
-    _probe,
-    _open_moves,
-    _enter,
-    _leave,
-    _absorb,
-    _copied,
-    _grow,
-    _later_card,
-    _search,
-    _guess,
-    _mtdf,
-    solve,
-    solve_sized,
-    solve_in,
-    solve_moves,
-    enumerate_value,
-)

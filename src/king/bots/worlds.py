@@ -1,7 +1,8 @@
 """Dealing the hidden cards: worlds (the four current hands) consistent with what a seat
 knows, drawn by a tiny deterministic generator so that a search is repeatable.
 
-Plain Python in numba's subset, compiled by :mod:`king.bots.compiled`;
+The readable reference of the engine's ``engine/worlds.c`` (:mod:`king.bots.engine`),
+which is what the search bot runs;
 ``tests/bots/test_sampler.py`` checks the worlds against the constraints.
 """
 
@@ -13,7 +14,7 @@ import numpy as np
 
 from king.bots.position import lowest
 
-__all__ = ["KERNEL", "sample_worlds"]
+__all__ = ["sample_worlds"]
 
 
 def _next_random(seed: Any) -> int:
@@ -132,16 +133,3 @@ def _clear_world(out: Any, w: int) -> None:
     """Leave world ``w`` at zero: the sampler gave up on it."""
     for seat in range(4):
         out[w, seat] = 0
-
-
-#: The functions :mod:`king.bots.compiled` compiles (in this order).
-KERNEL = (
-    _next_random,
-    _random_below,
-    _listed,
-    _shuffle,
-    _most_constrained_first,
-    _start_world,
-    _clear_world,
-    sample_worlds,
-)

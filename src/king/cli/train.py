@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from king.cli.bots import with_notice
 from king.cli.common import fail
 from king.cli.options import force_option, out_option, ray_option, seed_option
 from king.cli.progress import Progress
@@ -18,8 +17,6 @@ if TYPE_CHECKING:
     from king.training import Objective, TrainOptions
 
 __all__ = ["train_command"]
-
-T = TypeVar("T")
 
 
 def train_command(
@@ -150,7 +147,7 @@ def _check_out(options: TrainOptions, force: bool) -> None:
 
 class _Printed:
     """What the training run says, printed: results on standard output, notes and
-    progress bars on standard error, a word while the search bot compiles."""
+    progress bars on standard error."""
 
     def result(self, line: str) -> None:
         typer.echo(line)
@@ -160,6 +157,3 @@ class _Printed:
 
     def progress(self, total: int, unit: str) -> Callable[[int], None]:
         return Progress(total, unit).update
-
-    def preparing(self, work: Callable[[], T]) -> T:
-        return with_notice(work, ["search"])

@@ -36,7 +36,8 @@ class SavedGameError(KingError, ValueError):
 @dataclass(frozen=True)
 class SavedGame:
     """What a saved game holds: the person's seat and name, the bots, the bots' pause
-    (seconds), the speed chosen, when the table was made, and the game so far."""
+    (seconds), the speed chosen, when the table was made, the game so far, and whether
+    the person may ask for hints."""
 
     seat: Seat
     name: str
@@ -45,6 +46,7 @@ class SavedGame:
     speed: str
     created: float
     loaded: LoadedRecord
+    hints: bool = False
 
 
 def write_saved(
@@ -56,6 +58,7 @@ def write_saved(
     bot_pause: float,
     speed: str,
     created: float,
+    hints: bool = False,
 ) -> str:
     """The text the browser keeps for a game."""
     saved = {
@@ -67,6 +70,7 @@ def write_saved(
         "bot_pause": bot_pause,
         "speed": speed,
         "created": created,
+        "hints": hints,
         "record": record,
     }
     return dumps(saved)
@@ -115,9 +119,12 @@ def _fields(data: dict[str, Any]) -> SavedGame:
         raise ValueError("its bot pause is not 0-10 seconds")
     if not isinstance(created, int | float):
         raise ValueError("its date is not a number")
+    hints = data.get("hints", False)
+    if not isinstance(hints, bool):
+        raise ValueError("its hints are not true or false")
     try:
         loaded = load(data["record"])
         Rules.from_spec(data["record"]["rules"])
     except (RecordError, InvalidRecordError, RulesError) as error:
         raise ValueError(f"its record is not valid: {error}") from None
-    return SavedGame(seat, name, tuple(bots), float(pause), speed, float(created), loaded)
+    return SavedGame(seat, name, tuple(bots), float(pause), speed, float(created), loaded, hints)

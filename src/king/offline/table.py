@@ -11,13 +11,13 @@ After every change the worker keeps :meth:`LocalTable.saved` in the browser.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from king import messages
 from king.board import board_document
 from king.bots import Bot, bot_player_name, bot_seed, make_bot
-from king.bots.levels import PLAIN_BOTS
+from king.bots.levels import OFFLINE_BOTS
 from king.cards import Card, CardParseError, Seat, Suit
 from king.game import Action, Game
 from king.messages import MessageError
@@ -28,16 +28,28 @@ from king.record import distinct_names, dump, replay, to_record
 from king.rules import Contract, Declaration, Rules, RulesError
 from king.table_rules import RefusedError, bot_pause_before, refusal
 
-__all__ = ["OFFLINE_BOTS", "LocalTable", "TABLE_ID", "board_of_saved", "resume"]
+if TYPE_CHECKING:
+    from king.bots.search import SearchBot
 
-#: The bots that play offline: those that need no numba (nor numpy).
-OFFLINE_BOTS = PLAIN_BOTS
+__all__ = [
+    "OFFLINE_BOTS",
+    "LocalTable",
+    "TABLE_ID",
+    "analysis_of",
+    "board_of_saved",
+    "resume",
+]
+
 #: The id the offline table goes by in messages.
 TABLE_ID = "offline"
 #: The server's factors for the speeds a person may ask for.
 SPEED_FACTORS = {"fast": 0.3, "normal": 1.0, "slow": 2.0}
 #: Seconds after which a server's bot stands in for an absent person (said in welcome).
 AWAY_AFTER = 45.0
+#: The engine of the offline table's hints, and its time per hint: the server's, on the
+#: one thread a page's worker has.
+HINT_ENGINE = "search:threads=1&worlds=4000"
+HINT_SECONDS = 0.2
 Message = dict[str, Any]
 
 
@@ -56,6 +68,7 @@ class LocalTable:
         speed: str = "normal",
         created: float = 0.0,
         game: Game | None = None,
+        hints: bool = False,
     ) -> None:
         specs = tuple(None if n == seat else bots[n] for n in range(4))
         for spec in specs:
@@ -71,6 +84,9 @@ class LocalTable:
         self.base_pause = bot_pause
         self.speed = speed
         self.created = created
+        self.hints = hints
+        #: The engine that gives hints (made on the first one asked for).
+        self._adviser: SearchBot | None = None
         self.attached = False
         self.bots: dict[int, Bot] = {
             n: make_bot(spec, seed=bot_seed(seed, n)) for n, spec in enumerate(specs) if spec
@@ -94,15 +110,18 @@ class LocalTable:
         bots: Sequence[str] = ("rule", "rule", "rule"),
         bot_pause: float = 0.7,
         created: float = 0.0,
+        hints: bool = False,
     ) -> LocalTable:
-        """A new game for a person in seat 0 against ``bots`` (seats 1-3)."""
+        """A new game for a person in seat 0 against ``bots`` (seats 1-3); with ``hints``
+        the person may ask the engine what each choice is worth."""
         try:
             chosen = Rules.from_spec(rules)
         except RulesError as error:
             raise ValueError(str(error)) from None
         return cls(
-            chosen, seed, name=name, bots=(None, *bots), bot_pause=bot_pause, created=created
-        )
+            chosen, seed, name=name, bots=(None, *bots), bot_pause=bot_pause, created=created,
+            hints=hints,
+        )  # fmt: skip
 
     @classmethod
     def restore(cls, text: str) -> LocalTable:
@@ -120,6 +139,7 @@ class LocalTable:
             speed=saved.speed,
             created=saved.created,
             game=game,
+            hints=saved.hints,
         )
 
     def saved(self) -> str:
@@ -132,6 +152,7 @@ class LocalTable:
             bot_pause=self.base_pause,
             speed=self.speed,
             created=self.created,
+            hints=self.hints,
         )
 
     def record_text(self) -> str:
@@ -182,6 +203,7 @@ class LocalTable:
             created=self.created,
             by=self.name,
             by_guest=True,
+            hints=self.hints,
         )
 
     def _state(self, event: Message) -> str:
@@ -217,12 +239,30 @@ class LocalTable:
             self.speed = request["speed"]
             return [messages.dumps(messages.pace(self.speed, round(self.bot_pause * 1000)))]
         if kind == "hint":
-            raise RefusedError(
-                "hints_off", "hints need the server's engine: an offline table has none"
-            )
+            return [messages.dumps(self._hint())]
         if kind == "react":
             raise RefusedError("no_friends", "reactions are for a table of friends")
         return self._act(self.seat, _action(request))
+
+    def _hint(self) -> Message:
+        """What each legal choice of the person is worth, as the engine sees it from their
+        view (the server's hints, at the same settings but on one thread)."""
+        if not self.hints:
+            raise RefusedError(
+                "hints_off", "this table plays without hints: they are chosen when it is created"
+            )
+        if self.status != "playing":
+            raise RefusedError("not_playing", "hints are given while the game is played")
+        if self.game.to_act != self.seat:
+            raise RefusedError("not_your_turn", "a hint is for the seat to act")
+        from king.bots.analysis import AnalysisOptions, engine, hint
+
+        if self._adviser is None:
+            self._adviser = engine(AnalysisOptions(bot=HINT_ENGINE, seconds=HINT_SECONDS))
+        deal = self.game.deal
+        plays = 0 if deal is None else len(deal.plays)
+        found = hint(self._adviser, self.game.view(self.seat))
+        return messages.hint(self.game.deal_number, plays, found.to_json())
 
     def _attach(self) -> list[str]:
         if self.attached:
@@ -324,3 +364,19 @@ def board_of_saved(text: str) -> tuple[str | None, str | None]:
         return None, "not_over"  # the board shows every hand: not while they are in play
     record = found.record_text()
     return messages.dumps({"board": board_document(replay(record)), "analysis": None}), record
+
+
+#: The offline analysis board's engine and its time per decision: the server's engine on
+#: the page's one thread, a quarter of the server's time per decision, so that a whole
+#: game (some 800 decisions) is analysed on a phone in well under a minute.
+ANALYSIS_ENGINE = "search:threads=1&worlds=4000"
+ANALYSIS_SECONDS = 0.05
+
+
+def analysis_of(record: str, progress: Callable[[int, int], None]) -> str:
+    """The finished game's record (``record``, JSON text) with its ``analysis`` section,
+    every decision evaluated on this device; ``progress(done, total)`` after each."""
+    from king.bots.analysis import AnalysisOptions, analyze
+
+    options = AnalysisOptions(bot=ANALYSIS_ENGINE, seconds=ANALYSIS_SECONDS)
+    return messages.dumps(analyze(record, options, progress))

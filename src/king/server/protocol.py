@@ -590,7 +590,7 @@ class BotInfoModel(ProtocolModel):
     level: bool = False
     vs_rule: float | None = None
     interval: float | None = None
-    #: The offline game can seat it (it needs no compiled engine).
+    #: The offline game can seat it (it needs no engine).
     offline: bool = False
     #: A rated table can seat it (it has a measured rating).
     rated: bool = False
@@ -626,14 +626,13 @@ class Ready(ProtocolModel):
 
 class Preparing(ProtocolModel):
     """``GET /api/preparing``: the computer players getting ready (the local game's
-    first start compiles the search bot): ``step`` of ``steps`` done, ``seconds`` since
-    it began, and whether it compiles rather than loads an earlier run's work."""
+    bots built once each, the engine loaded): ``step`` of ``steps`` done, ``seconds``
+    since it began."""
 
     ready: bool
     step: int
     steps: int
     seconds: float
-    compiling: bool
 
 
 class SiteInfo(ProtocolModel):

@@ -105,8 +105,8 @@ def generate_declarations(
                 continue
             table = evaluator.evaluate(view)
             row = np.full(10, np.nan, dtype=np.float32)
-            for choice, mean in zip(table.choices, table.values.mean(axis=0), strict=True):
-                row[ALL_DECLARATIONS.index(choice)] = mean
+            for index, choice in enumerate(table.choices):
+                row[ALL_DECLARATIONS.index(choice)] = table.mean(index)
             xs.append(declaration_input(view))
             legal.append(legal_declarations(view))
             values.append(row)

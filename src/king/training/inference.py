@@ -5,6 +5,7 @@ uniform, rule and learned models the search bot may weigh its sampled worlds by.
 from __future__ import annotations
 
 import math
+import os
 import random
 from dataclasses import dataclass
 
@@ -21,6 +22,8 @@ __all__ = ["INFERENCE_PLAYER", "InferenceLoss", "inference_loss"]
 
 #: Who plays the deals on which the models are measured (none of the models).
 INFERENCE_PLAYER = "search:time=0.02"
+#: The engine's threads for the likelihoods: every core, as the measurement has them.
+THREADS = os.cpu_count() or 1
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ def inference_loss(
     """Play ``deals`` single deals with ``player`` at every seat (neither of the models
     measured), and at the start of each trick from the third on measure, from the
     leader's view, each model's log-loss of where the hidden cards are."""
-    from king.bots import compiled
+    from king.bots import engine
     from king.bots.base import make_bot
     from king.bots.sampler import constraints
     from king.bots.search import deal_worlds, played_so_far
@@ -98,15 +101,17 @@ def inference_loss(
                 rule_logs = np.zeros(worlds, dtype=np.float64)
                 net_logs = np.zeros(worlds, dtype=np.float64)
                 alike_logs = np.zeros(worlds, dtype=np.float64)
-                compiled.rule_likelihoods(
-                    dealt, plays, leader, seat, code, trump, flags, noise, False, rule_logs
-                )
-                compiled.rule_likelihoods(
-                    dealt, plays, leader, seat, code, trump, flags, noise, True, alike_logs
-                )
-                compiled.net_likelihoods(
+                engine.rule_likelihoods(
+                    dealt, plays, leader, seat, code, trump, flags, noise, False, rule_logs,
+                    threads=THREADS,
+                )  # fmt: skip
+                engine.rule_likelihoods(
+                    dealt, plays, leader, seat, code, trump, flags, noise, True, alike_logs,
+                    threads=THREADS,
+                )  # fmt: skip
+                engine.net_likelihoods(
                     dealt, plays, leader, seat, code, trump, flags, noise,
-                    w0, w1, b1, w2, b2, w3, b3, net_logs,
+                    w0, w1, b1, w2, b2, w3, b3, net_logs, threads=THREADS,
                 )  # fmt: skip
                 truth = [game.deal.hand(s).mask for s in range(4)]
                 row = sums.setdefault(trick + 1, [0.0, 0.0, 0.0, 0.0])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 from king.bots.net import NetModel
 from king.bots.net_declare import DeclareNet
@@ -30,8 +30,6 @@ from king.training.selfplay import generate
 
 __all__ = ["QUIET", "Output", "Trained", "TrainingDataError", "train"]
 
-T = TypeVar("T")
-
 
 class TrainingDataError(KingError, ValueError):
     """A file of labelled positions or declarations that cannot be read back."""
@@ -49,9 +47,6 @@ class Output(Protocol):
     def progress(self, total: int, unit: str) -> Callable[[int], None]:
         """A function told how many of ``total`` are done."""
 
-    def preparing(self, work: Callable[[], T]) -> T:
-        """Run ``work``, which builds the search bot (and may compile it first)."""
-
 
 class _Quiet:
     """An :class:`Output` that says nothing."""
@@ -64,9 +59,6 @@ class _Quiet:
 
     def progress(self, total: int, unit: str) -> Callable[[int], None]:
         return lambda done: None
-
-    def preparing(self, work: Callable[[], T]) -> T:
-        return work()
 
 
 #: The output of a run that prints nothing.
@@ -138,14 +130,12 @@ def _positions(options: TrainOptions, output: Output) -> Positions:
     address = options.ray
     if address is not None:
         check_address(address)
-    labelled = output.preparing(
-        lambda: generate(
-            options.positions,
-            seed=options.seed,
-            budget=options.budget,
-            progress=progress,
-            map_chunks=None if address is None else partial(ray_map, address=address),
-        )
+    labelled = generate(
+        options.positions,
+        seed=options.seed,
+        budget=options.budget,
+        progress=progress,
+        map_chunks=None if address is None else partial(ray_map, address=address),
     )
     if data is not None:
         labelled.save(data)

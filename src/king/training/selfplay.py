@@ -176,12 +176,13 @@ def _labelled(
     table = evaluator.evaluate(view)
     rule = int(x[I_RULE : I_RULE + 52].argmax())
     choices = [card.id for card in table.choices if isinstance(card, Card)]
-    base = table.values[:, choices.index(rule)]
+    base = np.array(table.column(choices.index(rule)))
     row = np.full(52, np.nan, dtype=np.float32)
     error_row = np.full(52, np.nan, dtype=np.float32)
     for i, card in enumerate(choices):
-        gain = table.values[:, i] - base
-        row[card] = table.values[:, i].mean()
+        column = np.array(table.column(i))
+        gain = column - base
+        row[card] = column.mean()
         error_row[card] = gain.std(ddof=1) / math.sqrt(len(gain))
     return Positions(
         x[None], np.array([mask]), row[None], np.zeros(1, dtype=np.int8), error_row[None]

@@ -23,7 +23,6 @@ from king.bots import (
     bot_seed,
     make_bot,
     parse_spec,
-    without_warm_up,
 )
 from king.cards import Card
 from king.game import Action
@@ -80,8 +79,7 @@ def check_bot_spec(spec: str, access: Access | None = None) -> str:
         if name in {info.name for info in available_bots()}:
             raise BotSpecError(f"the {name!r} bot reads files, so a table cannot seat it")
         raise BotSpecError(f"no bot is called {name!r}: choose from {', '.join(known)}")
-    with without_warm_up():  # the options are checked; nothing compiles here
-        bot = make_bot(spec)
+    bot = make_bot(spec)
     try:
         demand = bot.demand()
     finally:

@@ -1,12 +1,12 @@
 """The computer players getting ready in the background, so that the local game's page
-opens at once: the search bot's kernels compile (20 s to a minute, once after each
-install) while the person already looks at the table, which says what is happening
-(``GET /api/preparing``).  Until a bot is ready its seat waits; nothing blocks the
-server's event loop meanwhile.  A bot first asked for later (the person chooses Hard in
-the level box, a visitor seats the search bot, a hint) is prepared the same way, in the
-same thread, never built on the event loop while its kernels would compile.
+opens at once: the engine's module is compiled by wasmtime (about a tenth of a second)
+and each bot built once, while the person already looks at the table, which says what
+is happening (``GET /api/preparing``) should it ever take long.  Until a bot is ready
+its seat waits; nothing blocks the server's event loop meanwhile.  A bot first asked
+for later (the person chooses Hard in the level box, a visitor seats the search bot, a
+hint) is prepared the same way, in the same thread.
 
-One preparation per process (:data:`PREPARING`): the compiled kernels are the process's
+One preparation per process (:data:`PREPARING`): the engine's module is the process's
 too."""
 
 from __future__ import annotations
@@ -32,19 +32,18 @@ _QUICK_BOTS = frozenset({"random", "rule"})
 @dataclass(frozen=True, slots=True)
 class PreparationState:
     """Where the preparation stands: ``step`` of ``steps`` done, ``seconds`` since it
-    began, and whether it compiles (rather than loads what an earlier run compiled)."""
+    began."""
 
     ready: bool
     step: int
     steps: int
     seconds: float
-    compiling: bool
 
 
 class Preparation:
     """Builds bots once each, in one thread, in the order they are asked for; says which
     are ready.  A bot is ready once one of its spec was built in this process (the
-    kernels it needs compiled or loaded): another is then built in a blink."""
+    engine ready): another is then built in a blink."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -52,11 +51,10 @@ class Preparation:
         self._done.set()
         self._queue: list[str] = []
         self._prepared: set[str] = set()
-        self._kernels = False
+        self._engine = False
         self._step = 0
         self._steps = 0
         self._started = 0.0
-        self._compiling = False
 
     def start(self, specs: Iterable[str]) -> None:
         """Prepare ``specs`` in the background (those built in a blink need nothing;
@@ -94,14 +92,14 @@ class Preparation:
         with self._lock:
             ready = self._done.is_set()
             seconds = 0.0 if ready or not self._started else time.monotonic() - self._started
-            return PreparationState(ready, self._step, self._steps, seconds, self._compiling)
+            return PreparationState(ready, self._step, self._steps, seconds)
 
     def _prepare(self) -> None:
         while (spec := self._next()) is not None:
             try:
-                self._compile()
+                self._load_engine()
                 make_bot(spec).close()
-            except Exception:  # it then compiles on first use, off the event loop
+            except Exception:  # it is then built on first use, off the event loop
                 log.exception("preparing the computer player %s failed", spec)
             with self._lock:
                 self._prepared.add(spec)
@@ -113,25 +111,17 @@ class Preparation:
             if self._queue:
                 return self._queue.pop(0)
             self._step = self._steps
-            self._compiling = False
             self._done.set()
             return None
 
-    def _compile(self) -> None:
-        """The search kernels (once a process), whose steps the page's progress shows."""
-        if self._kernels:
+    def _load_engine(self) -> None:
+        """The engine's module, compiled once a process (a tenth of a second)."""
+        if self._engine:
             return
-        from king.bots import compiled
+        from king.bots import engine
 
-        with self._lock:
-            self._steps += compiled.WARM_UP_STEPS
-            self._compiling = compiled.needs_compiling() is not False
-        compiled.warm_up(lambda done, steps: self._advance(1))
-        self._kernels = True
-
-    def _advance(self, steps: int) -> None:
-        with self._lock:
-            self._step = min(self._steps, self._step + steps)
+        engine.instance()
+        self._engine = True
 
 
 def _quick(spec: str) -> bool:
@@ -141,7 +131,7 @@ def _quick(spec: str) -> bool:
     except BotSpecError:
         return False
     level = level_of(name)
-    return not level.compiled if level is not None else name in _QUICK_BOTS
+    return not level.engine if level is not None else name in _QUICK_BOTS
 
 
 #: The process's preparation (the local game starts it; a server with none is ready).

@@ -1,5 +1,5 @@
 """What the server hands a browser so that the game plays on without it: the Python
-the page's Web Worker runs (a zip of the core, the bots that need no numba and the
+the page's Web Worker runs (a zip of the core, the bots that need no engine and the
 offline table), the service worker that keeps the files, and the build they belong to.
 
 The *build* is a digest of everything the offline game is made of (the pages' files,
@@ -50,8 +50,15 @@ OFFLINE_MODULES = (
     "texts.py",
     "view.py",
     "bots/__init__.py",
+    "bots/analysis.py",
     "bots/arrays.py",
     "bots/base.py",
+    "bots/engine/__init__.py",
+    "bots/engine/browser.py",
+    "bots/engine/engine.wasm",
+    "bots/engine/engine.wasm.sha256",
+    "bots/engine/refusals.py",
+    "bots/engine/steps.py",
     "bots/levels.py",
     "bots/plain_arrays.py",
     "bots/position.py",
@@ -59,6 +66,8 @@ OFFLINE_MODULES = (
     "bots/rule.py",
     "bots/rule_declare.py",
     "bots/rule_play.py",
+    "bots/sampler.py",
+    "bots/search.py",
     "offline/__init__.py",
     "offline/requests.py",
     "offline/saved.py",

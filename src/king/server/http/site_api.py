@@ -11,7 +11,7 @@ from fastapi.responses import JSONResponse, Response
 
 from king import __version__
 from king.bots import BotInfo
-from king.bots.levels import PLAIN_BOTS, level_of
+from king.bots.levels import OFFLINE_BOTS, level_of
 from king.server.engine.players import table_bots
 from king.server.engine.preparing import PREPARING
 from king.server.http.lan import qr_svg
@@ -61,7 +61,6 @@ async def preparing() -> Preparing:
         step=state.step,
         steps=state.steps,
         seconds=round(state.seconds, 1),
-        compiling=state.compiling,
     )
 
 
@@ -101,7 +100,7 @@ async def strings(
 def bot_model(info: BotInfo) -> BotInfoModel:
     """A bot as ``GET /api/bots`` lists it: a level with its measured strength."""
     level = level_of(info.name)
-    offline = info.name in PLAIN_BOTS
+    offline = info.name in OFFLINE_BOTS
     if level is None:
         return BotInfoModel(
             name=info.name,

@@ -641,7 +641,8 @@ async function openRecord(text, fileName) {
 }
 
 /** The offline game's board: laid out by the offline worker from the game kept on this
- * device (no server needed); the analysis itself needs the server, and says so. */
+ * device (no server needed), and analysed by the server when it can be reached, else
+ * on the device by the same engine in the worker. */
 async function openOffline() {
   banner(t("offline.loading.runtime"));
   let manifest;
@@ -658,8 +659,8 @@ async function openOffline() {
     });
     worker.postMessage({ kind: "board", options: { manifest } });
   });
-  worker.terminate();
   if (answer.kind === "failed" || !answer.board) {
+    worker.terminate();
     banner(answer.kind === "failed" ? t("offline.failed", { error: answer.error }) : t("offline.noGame"));
     return;
   }
@@ -668,14 +669,45 @@ async function openOffline() {
   view.source = { record: answer.record };
   showBoard(data.board, null);
   offerDownload(answer.record);
-  analyse(async () => {
-    try {
-      return await call("POST", "/api/analysis", answer.record);
-    } catch (error) {
-      if (error instanceof ApiError && error.code !== "network") throw error;
-      throw new Error(t("offline.noAnalysis"));
+  try {
+    const job = await call("POST", "/api/analysis", answer.record);
+    worker.terminate();
+    analyse(async () => job);
+  } catch (error) {
+    if (error instanceof ApiError && error.code !== "network") {
+      worker.terminate();
+      analyse(async () => Promise.reject(error));
+      return;
+    }
+    analyseOnDevice(worker, manifest, answer.record);
+  }
+}
+
+/** Analyse the record in the offline worker (the server cannot be reached), saying how
+ * far it is; the analysed record is offered for download as the server's would be. */
+function analyseOnDevice(worker, manifest, record) {
+  const shown = view.shown;
+  $("board").dataset.analysis = "running";
+  status(t("analysis.onDevice"));
+  worker.addEventListener("message", (event) => {
+    const message = event.data;
+    if (shown !== view.shown) {
+      worker.terminate();
+      return;
+    }
+    if (message.kind === "analysis-progress") {
+      status(t("analysis.running", { done: message.done, total: message.total }), message.done, message.total);
+    } else if (message.kind === "analysis") {
+      worker.terminate();
+      offerDownload(message.record);
+      setAnalysis(JSON.parse(message.record).analysis);
+    } else if (message.kind === "failed") {
+      worker.terminate();
+      $("board").dataset.analysis = "failed";
+      status(message.error);
     }
   });
+  worker.postMessage({ kind: "analyse", options: { manifest }, record });
 }
 
 function readFile(file) {

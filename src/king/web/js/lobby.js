@@ -312,7 +312,7 @@ function renderLevelChoice() {
   const bot = levels().find((entry) => entry.name === current);
   const figure = bot?.vs_rule === null || bot?.vs_rule === undefined ? "" : t("level.figure", { points: signed(bot.vs_rule), interval: Math.round(bot.interval) });
   $("home-level-help").textContent = [t(`level.${current}.help`), figure].filter(Boolean).join(" · ");
-  // The offline game plays the level too when it needs no compiled engine.
+  // The offline game plays every level (the engine runs in the page).
   const offline = bot?.offline ? `?bots=${current},${current},${current}` : "";
   $("link-offline").href = `/offline${offline}`;
 }

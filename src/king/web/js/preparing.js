@@ -1,6 +1,6 @@
-// The computer players getting ready: on the local game's first start after an install
-// the search bot compiles (20 s to a minute) while the table is already open.  The page
-// says so, with the progress the server reports (GET /api/preparing), until it is done.
+// The computer players getting ready: the local game builds its bots while the table is
+// already open (a blink: the engine loads in a tenth of a second).  Should it take long,
+// the page says so, with the progress the server reports (GET /api/preparing).
 
 import { api } from "./api.js";
 import { t } from "./strings.js";
@@ -19,7 +19,7 @@ export async function watchPreparing() {
     document.body.dataset.preparing = String(!state.ready);
     if (state.ready) return;
     const seconds = Math.round(state.seconds);
-    box.querySelector(".preparing-text").textContent = t(state.compiling ? "preparing.compiling" : "preparing.loading", { seconds });
+    box.querySelector(".preparing-text").textContent = t("preparing.loading", { seconds });
     const bar = box.querySelector("progress");
     bar.max = Math.max(1, state.steps);
     if (state.step > 0) bar.value = state.step;

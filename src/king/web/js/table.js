@@ -600,7 +600,8 @@ function showRefusedGame(sentence) {
 }
 
 /** The offline game's options: the bots and rules of the address (?bots=rule,random,rule
- * &rules=classic&bot_pause=0.7), the person's name, and the build's manifest. */
+ * &rules=classic&bot_pause=0.7&hints=1; Learn King has hints), the person's name, and
+ * the build's manifest. */
 function offlineOptions(manifest) {
   const bots = (params.get("bots") ?? "rule,rule,rule").split(",").slice(0, 3);
   const pause = Number.parseFloat(params.get("bot_pause") ?? "0.7");
@@ -610,6 +611,7 @@ function offlineOptions(manifest) {
     rules: params.get("rules") ?? "classic",
     name: loadName() || t("table.you"),
     botPause: Number.isFinite(pause) && pause >= 0 && pause <= 10 ? pause : 0.7,
+    hints: params.get("hints") === "1" || params.has("learn"),
   };
 }
 

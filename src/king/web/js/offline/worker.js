@@ -6,10 +6,12 @@
 //
 // Messages from the page: {kind: "start", options}, {kind: "send", text},
 // {kind: "detach"}, {kind: "new", options}, {kind: "record"}, and from the analysis
-// board {kind: "board", options}: the saved game's board document.
+// board {kind: "board", options}: the saved game's board document, and
+// {kind: "analyse", options, record}: the record analysed on the device.
 // Messages to the page: {kind: "progress", step}, {kind: "ready", build, resumed},
 // {kind: "message", text}, {kind: "refused", sentence}, {kind: "record", text},
-// {kind: "failed", error}, {kind: "fresh"}, {kind: "board", board, record}.
+// {kind: "failed", error}, {kind: "fresh"}, {kind: "board", board, record},
+// {kind: "analysis-progress", done, total}, {kind: "analysis", record}.
 
 import { loadPyodide } from "/static/pyodide/pyodide.mjs";
 import { deleteSaved, readSaved, writeSaved } from "./storage.js";
@@ -75,6 +77,7 @@ function newTable(options) {
     name: options.name ?? "You",
     bots: python.toPy(options.bots ?? ["rule", "rule", "rule"]),
     bot_pause: options.botPause ?? 0.7,
+    hints: Boolean(options.hints),
     created: Date.now() / 1000,
   });
   return made;
@@ -182,6 +185,17 @@ self.addEventListener("message", async (event) => {
         const saved = await readSaved();
         const [board, record] = saved ? texts(tables.board_of_saved(saved.text)) : [null, null];
         post({ kind: "board", board, record });
+      } catch (error) {
+        post({ kind: "failed", error: String(error?.message ?? error) });
+      }
+      break;
+    case "analyse":
+      // The finished game analysed on this device (the board's own worker): every
+      // decision evaluated by the engine, its progress said after each.
+      try {
+        if (!tables) await boot(message.options.manifest);
+        const progress = (done, total) => post({ kind: "analysis-progress", done, total });
+        post({ kind: "analysis", record: tables.analysis_of(message.record, progress) });
       } catch (error) {
         post({ kind: "failed", error: String(error?.message ?? error) });
       }

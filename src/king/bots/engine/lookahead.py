@@ -1,0 +1,62 @@
+"""The rule policy with lookahead in the last tricks, in the engine (a port of
+:mod:`king.bots.lookahead`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from king.bots.engine.instance import instance, split
+
+__all__ = ["lookahead_card", "lookahead_rollouts"]
+
+
+def lookahead_card(
+    state: Any, contract: int, trump: int, flags: int, tricks: int, worlds: int,
+    seed: NDArray[np.int64],
+) -> int:  # fmt: skip
+    """The rule card, or with at most ``tricks`` cards in hand the best of the seat's
+    distinct legal cards over ``worlds`` deals of what it has not seen
+    (:func:`king.bots.lookahead.lookahead_card`), drawing from and advancing
+    ``seed[0]``."""
+    engine = instance()
+    at = engine.put(np.asarray(state, dtype=np.int64))
+    at_seed = engine.put(np.asarray(seed[:1], dtype=np.int64))
+    kept_seed = engine.words(at_seed, 1)
+    card = engine.call("king_lookahead_card", at, contract, trump, flags, tricks, worlds, at_seed)
+    seed[0] = kept_seed[0]
+    return card
+
+
+def lookahead_rollouts(
+    worlds: NDArray[np.int64], base: NDArray[np.int64], candidates: NDArray[np.int64],
+    me: int, contract: int, trump: int, flags: int, tricks: int, inner: int, everyone: bool,
+    values: NDArray[np.int64], threads: int = 1,
+) -> None:  # fmt: skip
+    """``values[w, i]``: ``me``'s points in world ``w`` after candidate ``i``, the rule
+    policy playing on with ``me`` (with ``everyone``, every seat) playing
+    :func:`lookahead_card` in the last ``tricks`` tricks over ``inner`` deals, seeded by
+    the world and the candidate (:func:`king.bots.compiled.lookahead_rollouts`)."""
+    count = len(candidates)
+
+    def run(start: int, stop: int) -> None:
+        engine = instance()
+        at_worlds = engine.put(worlds[start:stop])
+        at_base = engine.put(base)
+        at_cards = engine.put(np.asarray(candidates, dtype=np.int64))
+        at_values = engine.room((stop - start) * count)
+        out = engine.words(at_values, (stop - start) * count)
+        engine.call(
+            "king_lookahead_rollouts", at_worlds, stop - start, at_base, at_cards, count, me,
+            contract, trump, flags, tricks, inner, int(everyone), at_values,
+        )  # fmt: skip
+        values[start:stop] = out.reshape(stop - start, count)
+
+    split(len(worlds), threads, run)
+
+
+# -- the exact solver (engine/solver.c) ------------------------------------------------
+
+#: The words of a position (:data:`king.bots.position.STATE_SIZE`).

@@ -1,0 +1,125 @@
+"""The rule policy in the engine: its card, whole playouts, rollouts with the exact
+best reply, the likelihoods of the others' plays, and the deal of worlds (ports of
+:mod:`king.bots.rule_play` and :mod:`king.bots.worlds`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from king.bots.engine.instance import CHUNK, instance, split
+
+__all__ = [
+    "rule_card",
+    "rule_declaration_values",
+    "rule_likelihoods",
+    "rule_rollouts",
+    "sample_worlds",
+]
+
+
+def rule_card(state: Any, contract: int, trump: int, flags: int) -> int:
+    """The rule bot's card for the seat to move (:func:`king.bots.rule_play.rule_card`)."""
+    engine = instance()
+    at = engine.put(np.asarray(state, dtype=np.int64))
+    return engine.call("king_rule_card", at, contract, trump, flags)
+
+
+def rule_rollouts(
+    worlds: NDArray[np.int64], base: NDArray[np.int64], candidates: NDArray[np.int64],
+    me: int, contract: int, trump: int, flags: int, tail: int, values: NDArray[np.int64],
+    threads: int = 1,
+) -> None:  # fmt: skip
+    """``values[w, i]``: ``me``'s points in world ``w`` after candidate ``i``, every seat
+    then playing the rule policy until ``tail`` tricks are left, and ``me`` its best
+    reply to them from there (:func:`king.bots.compiled.rule_rollouts`)."""
+    count = len(candidates)
+
+    def run(start: int, stop: int) -> None:
+        engine = instance()
+        at_worlds = engine.put(worlds[start:stop])
+        at_base = engine.put(base)
+        at_cards = engine.put(np.asarray(candidates, dtype=np.int64))
+        at_values = engine.room((stop - start) * count)
+        out = engine.words(at_values, (stop - start) * count)
+        engine.call(
+            "king_rule_rollouts", at_worlds, stop - start, at_base, at_cards, count, me,
+            contract, trump, flags, tail, at_values,
+        )  # fmt: skip
+        values[start:stop] = out.reshape(stop - start, count)
+
+    split(len(worlds), threads, run)
+
+
+def rule_likelihoods(
+    dealt: NDArray[np.int64], plays: NDArray[np.int64], leader: int, me: int, contract: int,
+    trump: int, flags: int, noise: float, alike: bool, out: NDArray[np.float64],
+    threads: int = 1,
+) -> None:  # fmt: skip
+    """``out[w]``: the log-probability of the others' ``plays`` in dealt world ``w`` under
+    the rule policy with ``noise`` (:func:`king.bots.compiled.rule_likelihoods`)."""
+
+    def run(start: int, stop: int) -> None:
+        engine = instance()
+        at_dealt = engine.put(dealt[start:stop])
+        at_plays = engine.put(np.asarray(plays, dtype=np.int64))
+        at_out = engine.room(stop - start)
+        answer = engine.words(at_out, stop - start)
+        engine.call(
+            "king_rule_likelihoods", at_dealt, stop - start, at_plays, len(plays), leader,
+            me, contract, trump, flags, float(noise), int(alike), at_out,
+        )  # fmt: skip
+        out[start:stop] = answer.view(np.float64)
+
+    split(len(dealt), threads, run)
+
+
+def rule_declaration_values(
+    worlds: NDArray[np.int64], declarer: int, contract: int, trump: int, flags: int,
+    out: NDArray[np.int64], threads: int = 1,
+) -> None:  # fmt: skip
+    """``out[w]``: the declarer's points in dealt world ``w`` when every seat plays the
+    rule policy (:func:`king.bots.compiled.rule_declaration_values`)."""
+
+    def run(start: int, stop: int) -> None:
+        engine = instance()
+        at_worlds = engine.put(worlds[start:stop])
+        at_out = engine.room(stop - start)
+        answer = engine.words(at_out, stop - start)
+        engine.call(
+            "king_rule_declaration_values", at_worlds, stop - start, declarer, contract,
+            trump, flags, at_out,
+        )  # fmt: skip
+        out[start:stop] = answer
+
+    split(len(worlds), threads, run)
+
+
+def sample_worlds(
+    unseen: int, counts: NDArray[np.int64], forbidden: NDArray[np.int64], me: int,
+    my_hand: int, seed: NDArray[np.int64], out: NDArray[np.int64],
+) -> int:  # fmt: skip
+    """Deal ``out``'s worlds (:func:`king.bots.worlds.sample_worlds`), drawing from and
+    advancing ``seed[0]``; how many it gave up on (left at zero)."""
+    engine = instance()
+    failures = 0
+    for start in range(0, len(out), CHUNK):
+        stop = min(len(out), start + CHUNK)
+        at_counts = engine.put(np.asarray(counts, dtype=np.int64))
+        at_forbidden = engine.put(np.asarray(forbidden, dtype=np.int64))
+        at_seed = engine.put(np.asarray(seed[:1], dtype=np.int64))
+        at_out = engine.room(4 * (stop - start))
+        dealt = engine.words(at_out, 4 * (stop - start))
+        kept_seed = engine.words(at_seed, 1)
+        failures += engine.call(
+            "king_sample_worlds", int(unseen), at_counts, at_forbidden, me, int(my_hand),
+            at_seed, at_out, stop - start,
+        )  # fmt: skip
+        out[start:stop] = dealt.reshape(stop - start, 4)
+        seed[0] = kept_seed[0]
+    return failures
+
+
+# -- the learned policy and the lookahead ----------------------------------------------

@@ -1,0 +1,56 @@
+"""The offline game's pages as a person on a phone uses them: a phone's browser context,
+keeping the game for offline play from the lobby, and tapping what the table asks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Error as PlaywrightError
+
+from tests.support.pages import CHOICES, LEGAL, asked
+
+__all__ = ["keep_for_offline", "phone", "tap_what_is_asked"]
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[BrowserContext]:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        reduced_motion="reduce",
+    )
+    yield context
+    context.close()
+
+
+def keep_for_offline(page: Page, url: str) -> None:
+    """Open the lobby and keep the offline game on the device, as a person does."""
+    page.goto(f"{url}/")
+    keep = page.locator("#btn-keep")
+    keep.wait_for(state="visible", timeout=20000)
+    assert "MB" in page.locator("#offline-keep-help").inner_text()
+    keep.tap()
+    keep.wait_for(state="hidden", timeout=60000)
+
+
+def tap_what_is_asked(page: Page) -> str:
+    """Tap once what the page asks for: the summary's continue, a contract (Trumps by
+    its button when the person may), or the first legal card."""
+    now = asked(page)
+    try:
+        if now == "summary":
+            page.locator("#summary-continue").tap(timeout=1000)
+        elif now == "declare":
+            trumps = page.locator(f"{CHOICES}[data-contract='trumps']:not([disabled])")
+            if trumps.count():
+                trumps.first.tap(timeout=1000)
+                return "trumps"
+            page.locator(f"{CHOICES}:not([disabled])").first.tap(timeout=1000)
+        elif now == "play":
+            page.locator(LEGAL).first.tap(timeout=1000)
+    except PlaywrightError:  # the page moved on under the tap: look again
+        return "retry"
+    return now

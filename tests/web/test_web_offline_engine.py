@@ -1,0 +1,92 @@
+"""Every level on the phone, with no server and no network: the offline game plays a
+whole game against three Expert players (the search bot, its engine the page's own
+WebAssembly in the game's Web Worker), gives a hint, and opens the finished game's
+analysis board with every decision graded on the device; the record the page keeps is
+the one CPython makes for the same seed and bots, bit for bit."""
+
+from __future__ import annotations
+
+import json
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+from playwright.sync_api import Browser, BrowserContext
+
+from benchmarks.server_process import ServerProcess
+from tests.support.games import play_record_again
+from tests.support.offline_pages import keep_for_offline, tap_what_is_asked
+from tests.support.pages import asked
+from tests.support.services import run_king
+
+#: Three Expert players, moving at once, and hints on.
+EXPERTS = "/offline?bot_pause=0&bots=expert,expert,expert&hints=1"
+
+
+def _hint_once(page: object) -> str:
+    """Ask for a hint at the person's card and wait for its best card to be marked."""
+    from playwright.sync_api import Page
+
+    assert isinstance(page, Page)
+    page.locator("#btn-hint").tap()
+    best = page.locator("#hand .card[data-hint-best]")
+    best.first.wait_for(timeout=30000)
+    assert page.locator("#hand .card[data-hint-loss]").count() >= 1
+    return str(best.first.get_attribute("data-card"))
+
+
+def test_a_whole_game_against_three_experts_offline_with_a_hint_and_its_analysis(
+    browser: Browser, phone: BrowserContext, tmp_path: Path
+) -> None:
+    with ExitStack() as stack:
+        server = stack.enter_context(ServerProcess(tmp_path / "king.db", bot_pause=0))
+        url = server.url
+        page = phone.new_page()
+        keep_for_offline(page, url)
+    phone.set_offline(True)  # the server is stopped, and the network is gone
+    page.goto(f"{url}{EXPERTS}")
+    page.wait_for_selector("#hand .card", timeout=30000)
+    names = page.eval_on_selector_all(
+        ".seat[data-seat] .seat-name", "ns => ns.map(n => n.textContent)"
+    )
+    assert sorted(names) == ["Expert bot 1", "Expert bot 2", "Expert bot 3", "You"], names
+    assert page.locator("#hints-badge").is_visible()
+    hinted = ""
+    deadline = time.monotonic() + 900
+    while (now := asked(page)) != "over":
+        assert time.monotonic() < deadline, "the game did not end"
+        if not hinted and now == "play" and len(page.locator("#hand .card").all()) > 5:
+            hinted = _hint_once(page)
+        tap_what_is_asked(page)
+    assert hinted, "a hint was asked for and shown"
+    with page.expect_download() as download:
+        page.locator("#dlg-sheet a[href='#offline-record']").tap()
+    path = tmp_path / "offline-experts.json"
+    download.value.save_as(path)
+    text = path.read_text(encoding="utf-8")
+    replayed = run_king("replay", str(path))
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    record = json.loads(text)
+    assert record["players"][1:] == ["Expert bot 1", "Expert bot 2", "Expert bot 3"]
+    # The Expert players in the page played what CPython's play for the same seed.
+    assert play_record_again(text, ["expert", "expert", "expert"]) == record
+    # The analysis board, analysed on the device: every decision graded.
+    board = phone.new_page()
+    board.goto(f"{url}/board?offline")
+    board.wait_for_function(
+        "() => document.getElementById('board').dataset.analysis === 'done'", timeout=300000
+    )
+    with board.expect_download() as saved:
+        board.locator("#board-download").click()
+    analysed_path = tmp_path / "offline-experts-analysed.json"
+    saved.value.save_as(analysed_path)
+    analysed = json.loads(analysed_path.read_text(encoding="utf-8"))
+    deals = analysed["analysis"]["deals"]
+    assert len(deals) == 20 and analysed["analysis"]["engine"].startswith("search:")
+    for number, deal in enumerate(deals):
+        decisions = deal["decisions"]
+        assert len(decisions) == 53, (number, len(decisions))  # a declaration, 52 cards
+        assert all(d["best"] and d["loss"] >= 0 for d in decisions)
+        assert sum(not d["forced"] for d in decisions) > 20  # choices were valued
+    assert board.locator("#board-felt").is_visible()
+    board.close()
