@@ -991,10 +991,16 @@ static int solvable(const i64 *state) {
     return ((state[S_TOP_SEAT] - state[S_LEADER]) & 3) < state[S_COUNT];
 }
 
+/* The most tricks left that an entry point solves: an ending, not a whole deal (whose
+ * exact search would not end in any time a caller waits; at 8 tricks left a hard ending
+ * takes a tenth of a second, each trick more about ten times as long). */
+#define SOLVER_MOST_TRICKS 10
+
 /* The checks every solver entry point makes; 0 or a KING_E_ code. */
 static int solver_input_ok(const i64 *state, int me, int contract, int trump, int flags) {
     if (!game_ok(contract, trump, flags) || !seat_ok(me)) return KING_E_GAME;
     if (!solvable(state)) return KING_E_POSITION;
+    if (13 - state[S_TRICKS] > SOLVER_MOST_TRICKS) return KING_E_COUNT;
     return 0;
 }
 

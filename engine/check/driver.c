@@ -43,6 +43,12 @@ int king_solve_moves(int state_at, int me, int contract, int trump, int flags, i
 int king_enumerate_value(int state_at, int me, int contract, int trump, int flags, int out_at);
 int king_duel(int deals_at, int n, i64 first, int flags, int player, int tricks, int inner,
               int out_at);
+int king_search_chunk(int setup_at, int base_at, int plays_at, int candidates_at, int net_at,
+                      double noise, double u, int seed_at, int count, int values_at);
+int king_choose(int values_at, int n, int c, int prior, double margin);
+int king_summary(int values_at, int n, int c, int offsets_at, int out_at);
+int king_declare_values(int setup_at, int choices_at, int n_choices, int seed_at, int count,
+                        int values_at);
 i64 *king_io(void);
 
 /* Where the words of each call lie in the exchange area: the learned policy (its
@@ -59,6 +65,10 @@ enum {
     DUEL_OUT = 640,       /* its gains, four words */
     SEED = 660,
     OUT = 700,            /* the answers of the other sound calls */
+    SETUP = 2000,         /* a search step's setup (tables.h's K_ words), its choices */
+    CHOICES = 2040,
+    VALUES = 3000,        /* a search step's values, and the summary of them */
+    SUMMARY = 60000,
 };
 
 /* The small learned policy's widths. */
@@ -191,6 +201,73 @@ static int sound_policies(int me, int k, int contract, int trump, int flags) {
     return answered;
 }
 
+/* The search bot's steps asked properly: the seat to move at `state` (io + 4), the
+ * others' hands unseen, the deal's plays so far at 32 (`n` of them, led by seat 0),
+ * its `k` legal cards at 140; a chunk of worlds, the choice and the summary of its
+ * values, and the declarations' values; how many answered. */
+static int sound_search(const i64 *state, int n, int k, int contract, int trump, int flags) {
+    i64 *io = king_io();
+    i64 *setup = io + SETUP;
+    int me = (int)state[S_TURN];
+    for (int i = 0; i < SETUP_WORDS; i++) setup[i] = 0;
+    setup[K_ME] = me;
+    setup[K_MY_HAND] = state[me];
+    setup[K_UNSEEN] = FULL & ~state[me] & ~state[S_PLAYED];
+    for (int seat = 0; seat < 4; seat++) {
+        setup[K_COUNTS + seat] = seat == me ? 0 : popcount(state[seat]);
+    }
+    i64 replay[STATE_SIZE];
+    i64 none[4] = {0, 0, 0, 0};
+    new_state(replay, none, 0);
+    for (int i = 0; i < n; i++) {
+        int seat = (int)replay[S_TURN];
+        setup[K_PLAYED_BY + seat] |= BIT(io[32 + i]);
+        replay[seat] |= BIT(io[32 + i]);
+        play(replay, (int)io[32 + i], contract, trump, flags);
+    }
+    setup[K_CONTRACT] = contract;
+    setup[K_TRUMP] = trump;
+    setup[K_FLAGS] = flags;
+    setup[K_TAIL] = draw(3);
+    setup[K_LOOKAHEAD] = draw(3) ? 0 : 1 + draw(3);
+    if (setup[K_LOOKAHEAD]) setup[K_TAIL] = 0;
+    setup[K_INNER] = 1 + draw(4);
+    setup[K_EVERYONE] = draw(2);
+    setup[K_ALIKE] = draw(2);
+    setup[K_MODEL] = draw(4) == 0;
+    setup[K_PLAYS] = n;
+    setup[K_LEADER] = 0;
+    setup[K_CANDIDATES] = k;
+    io[SEED] = 1 + 2 * (i64)draw(1000);
+    int count = 1 + (int)draw(40);
+    int answered = king_search_chunk(SETUP, 110, 32, 140, NET_ABOUT, draw(4) ? 0.35 : 1.0,
+                                     (double)draw(1000) / 1000, SEED, count, VALUES) == 0;
+    answered += king_choose(VALUES, count, k, (int)draw(k), 2.0) >= 0;
+    answered += king_summary(VALUES, count, k, -1, SUMMARY) == 0;
+    return answered;
+}
+
+/* The declarations' values for seat 0 of a fresh deal (its hand at `hand`). */
+static int sound_declaring(i64 hand, int flags) {
+    i64 *io = king_io();
+    i64 *setup = io + SETUP;
+    for (int i = 0; i < SETUP_WORDS; i++) setup[i] = 0;
+    setup[K_MY_HAND] = hand;
+    setup[K_UNSEEN] = FULL & ~hand;
+    for (int seat = 1; seat < 4; seat++) setup[K_COUNTS + seat] = 13;
+    setup[K_CONTRACT] = NO_TRICKS;
+    setup[K_TRUMP] = -1;
+    setup[K_FLAGS] = flags;
+    setup[K_CANDIDATES] = 1;
+    for (int c = 0; c < CONTRACTS; c++) {
+        io[CHOICES + 2 * c] = c;
+        io[CHOICES + 2 * c + 1] = c == TRUMPS ? (int)draw(4) : -1;
+    }
+    io[SEED] = 1 + 2 * (i64)draw(1000);
+    int count = 1 + (int)draw(16);
+    return king_declare_values(SETUP, CHOICES, CONTRACTS, SEED, count, VALUES) == 0;
+}
+
 /* The solver asked properly about an ending of one to five cards a hand: the value of
  * solve_sized is solve's whatever the table, solve_moves's best card gives it for the
  * seat to move, and plain enumeration gives it too on three cards or fewer; how many
@@ -269,6 +346,8 @@ static int sound_calls(int rounds) {
         i64 unseen = FULL & ~state[me] & ~state[S_PLAYED];
         answered += king_sample_worlds(unseen, 160, 164, me, state[me], 168, 200, 8) >= 0;
         answered += sound_policies(me, k, contract, trump, flags);
+        answered += sound_search(state, n, k, contract, trump, flags);
+        answered += sound_declaring(hands[0], flags);
         answered += sound_solves(contract, trump, flags);
     }
     return answered;
@@ -305,7 +384,7 @@ static int net_at(void) {
 }
 
 /* Entry points fed nonsense: each must refuse it or answer, never misbehave. */
-enum { NONSENSE_CALLS = 16 };
+enum { NONSENSE_CALLS = 20 };
 
 static int nonsense(int rounds) {
     i64 *io = king_io();
@@ -359,6 +438,11 @@ static int nonsense(int rounds) {
             king_enumerate_value(sat, seat, contract, trump, flags, SOLVED),
             king_duel(at, n, draw(8) ? (i64)draw(1000) : random_word(), flags, (int)draw(4) - 1,
                       tricks, inner, 150),
+            king_search_chunk(at, (int)draw(100), (int)draw(100), (int)draw(100), net_at(),
+                              noise, (double)draw(1200) / 1000, (int)draw(200), n, 150),
+            king_choose(at, n, (int)draw(15) - 1, (int)draw(15) - 1, noise),
+            king_summary(at, n, (int)draw(15) - 1, (int)draw(200) - 1, 150),
+            king_declare_values(at, (int)draw(100), (int)draw(20) - 1, (int)draw(200), n, 150),
         };
         for (int k = 0; k < NONSENSE_CALLS; k++) refused += results[k] < 0;
     }

@@ -174,4 +174,10 @@ def test_what_the_solver_cannot_solve_is_refused() -> None:
         assert _refusal(engine.solve, bad_state, me, code, trump, flags) == -3
         assert _refusal(engine.enumerate_value, bad_state, me, code, trump, flags) == -3
     assert _refusal(engine.solve, state[:-1], me, code, trump, flags) == -3
+    # A whole deal (or any position with more than ten tricks left) is not an ending:
+    # its exact search would not end in any time a caller waits, so it is refused.
+    deal = K.new_state(np.array(shuffled_hands(random.Random(9)), dtype=np.int64), 0)
+    for entry in (engine.solve, engine.enumerate_value):
+        assert _refusal(entry, deal, 0, code, trump, flags) == -5
+    assert _refusal(engine.solve_moves, deal, 0, code, trump, flags, np.zeros(52, np.int64)) == -5
     assert engine.solve(state, me, code, trump, flags) == expected

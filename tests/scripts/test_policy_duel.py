@@ -13,7 +13,6 @@ import pytest
 from king.rules import Contract
 from tests.support.scripts import load_script
 
-
 RULE_PLAY = Path(__file__).resolve().parents[2] / "engine" / "rule_play.c"
 
 

@@ -50,12 +50,9 @@ from king.rules import PENALTY_MASKS, Contract, Declaration
 from king.view import SeatView
 
 if TYPE_CHECKING:
-    import numpy as np
-    from numpy.typing import NDArray
-
     from king.bots.net import NetModel
 
-__all__ = ["ChoiceValues", "SearchBot", "deal_worlds", "played_so_far"]
+__all__ = ["ChoiceValues", "SearchBot", "played_so_far"]
 
 #: Compiled rule-policy rollouts (the rest of a deal) per second and thread on the
 #: reference machine, counting the sampling and weighting of their worlds.
@@ -395,29 +392,6 @@ def stand_in(kept: list[int], card: int) -> int:
     if card in kept:
         return card
     return min(c for c in kept if c // 13 == card // 13 and c > card)
-
-
-def deal_worlds(known: Constraints, rng: random.Random, count: int) -> NDArray[np.int64]:
-    """``count`` worlds dealt by the engine, one row of four hands each; the rare one it
-    cannot deal is dealt by the exhaustive search of
-    :func:`king.bots.sampler.sample_world` (for the training's measurements, in CPython:
-    the bot's own search deals inside the engine)."""
-    import numpy as np
-
-    from king.bots.sampler import sample_world
-
-    worlds = np.zeros((count, 4), dtype=np.int64)
-    seed = np.array([rng.getrandbits(62) | 1], dtype=np.int64)
-    counts = np.array(known.counts, dtype=np.int64)
-    forbidden = np.array(known.forbidden, dtype=np.int64)
-    failures = engine.sample_worlds(
-        known.unseen, counts, forbidden, known.me, known.my_hand, seed, worlds
-    )
-    if failures:
-        for row in range(count):
-            if worlds[row, known.me] == 0 and known.my_hand:
-                worlds[row] = sample_world(known, rng)
-    return worlds
 
 
 def played_so_far(view: SeatView) -> list[tuple[int, int]]:

@@ -68,8 +68,9 @@ def inference_loss(
     leader's view, each model's log-loss of where the hidden cards are."""
     from king.bots import engine
     from king.bots.base import make_bot
+    from king.bots.engine.rule import deal_worlds
     from king.bots.sampler import constraints
-    from king.bots.search import deal_worlds, played_so_far
+    from king.bots.search import played_so_far
 
     rng = random.Random(seed)
     bots = [make_bot(player, seed=rng.getrandbits(32)) for _ in range(4)]

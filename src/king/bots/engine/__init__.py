@@ -30,6 +30,7 @@ if sys.platform != "emscripten":  # CPython: wasmtime and numpy
         net_rollouts,
     )
     from king.bots.engine.rule import (
+        deal_worlds,
         rule_card,
         rule_declaration_values,
         rule_likelihoods,
@@ -43,6 +44,7 @@ __all__ = [
     "WASM_SHA256",
     "EngineError",
     "Instance",
+    "deal_worlds",
     "enumerate_value",
     "instance",
     "lookahead_card",

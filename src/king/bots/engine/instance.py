@@ -131,8 +131,9 @@ class Instance:
     def call(self, entry: str, *args: int | float) -> int:
         """Run an entry point; its result, or :class:`EngineError` for a refusal.  The
         exchange area is free again afterwards."""
+        plain = [float(a) if isinstance(a, float | np.floating) else int(a) for a in args]
         try:
-            result = int(self.exports[entry](self.store, *args))
+            result = int(self.exports[entry](self.store, *plain))
         finally:
             self._next = 0
         if result < 0:
@@ -218,7 +219,7 @@ class Wasmtime:
         return each(run, items, threads)
 
     def put_net(self, engine: Any, net: object) -> int:
-        from king.bots.engine.net import put_net
+        from king.bots.engine.weights import put_net
 
         return put_net(engine, getattr(net, "arrays"))  # noqa: B009 (a NetModel's weights)
 

@@ -9,21 +9,10 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.engine.instance import Instance, instance, split
+from king.bots.engine.instance import instance, split
+from king.bots.engine.weights import put_net
 
-__all__ = ["net_card", "net_declaration_values", "net_likelihoods", "net_rollouts", "put_net"]
-
-
-def put_net(engine: Instance, weights: Sequence[Any]) -> int:
-    """Put the learned policy's seven arrays (w0, w1, b1, w2, b2, w3, b3) as float32,
-    and their description for the engine to check (for each its offset, rows and
-    columns; a vector is one column); the description's offset."""
-    about: list[int] = []
-    for array in weights:
-        shape = np.shape(array)
-        rows, cols = (shape[0], 1) if len(shape) == 1 else shape if len(shape) == 2 else (-1, -1)
-        about += [engine.put_float32(array), int(rows), int(cols)]
-    return engine.put(np.array(about, dtype=np.int64))
+__all__ = ["net_card", "net_declaration_values", "net_likelihoods", "net_rollouts"]
 
 
 def _net_spans(start: int, stop: int, per_world: int, weights: Sequence[Any]) -> list[range]:

@@ -4,14 +4,17 @@ best reply, the likelihoods of the others' plays, and the deal of worlds (ports 
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
 from king.bots.engine.instance import CHUNK, instance, split
+from king.bots.sampler import Constraints, sample_world
 
 __all__ = [
+    "deal_worlds",
     "rule_card",
     "rule_declaration_values",
     "rule_likelihoods",
@@ -123,3 +126,20 @@ def sample_worlds(
 
 
 # -- the learned policy and the lookahead ----------------------------------------------
+
+
+def deal_worlds(known: Constraints, rng: random.Random, count: int) -> NDArray[np.int64]:
+    """``count`` worlds dealt by the engine, one row of four hands each; the rare one it
+    cannot deal is dealt by the exhaustive search of
+    :func:`king.bots.sampler.sample_world` (for the training's measurements: the search
+    bot deals inside the engine, :mod:`king.bots.engine.steps`)."""
+    worlds = np.zeros((count, 4), dtype=np.int64)
+    seed = np.array([rng.getrandbits(62) | 1], dtype=np.int64)
+    counts = np.array(known.counts, dtype=np.int64)
+    forbidden = np.array(known.forbidden, dtype=np.int64)
+    failures = sample_worlds(known.unseen, counts, forbidden, known.me, known.my_hand, seed, worlds)
+    if failures:
+        for row in range(count):
+            if worlds[row, known.me] == 0 and known.my_hand:
+                worlds[row] = sample_world(known, rng)
+    return worlds
