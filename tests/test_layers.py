@@ -48,10 +48,11 @@ def test_the_core_imports_only_the_standard_library(module: str) -> None:
     assert third_party_after(f"import {module}") == []
 
 
-def test_naming_a_quick_bot_loads_no_compiler() -> None:
-    # The random bot needs nothing outside the core; the rule bot only numpy.
+def test_naming_a_quick_bot_loads_little() -> None:
+    # The random bot needs nothing outside the core; the rule bot numpy and the engine.
     assert third_party_after("from king.bots import make_bot; make_bot('random')") == []
-    assert third_party_after("from king.bots import make_bot; make_bot('rule')") == ["numpy"]
+    rule = third_party_after("from king.bots import make_bot; make_bot('rule')")
+    assert rule == ["numpy", "wasmtime"]
 
 
 def test_only_the_engine_loads_wasmtime_and_nothing_loads_numba() -> None:

@@ -2,18 +2,20 @@
 
 The bot sees only its :class:`~king.view.SeatView`. To play, it reads the view into a
 position (:func:`king.bots.position.from_view`: its hand, the cards still out, the suits
-each seat has shown void) and asks :func:`king.bots.rule_play.rule_card`, the heuristic
-written once (the readable reference of the engine's ``engine/rule_play.c``, which the
-search bot runs in its playouts); a decision costs a fraction of a millisecond.
-Declaring lives in :mod:`king.bots.rule_declare`.
+each seat has shown void) and asks the engine for the rule card (``engine/rule_play.c``,
+the port of :mod:`king.bots.rule_play`, the readable reference the tests hold it to;
+the search bot runs the same code in its playouts), here through wasmtime and in the
+browser's offline game through the page's WebAssembly; a decision costs a fraction of
+a millisecond. Declaring lives in :mod:`king.bots.rule_declare`.
 """
 
 from __future__ import annotations
 
+from king.bots import engine
 from king.bots.base import Bot, BotSpecError
+from king.bots.engine.steps import rule_card
 from king.bots.position import S_PLAYED, S_VOIDS, from_view
 from king.bots.rule_declare import choose_declaration
-from king.bots.rule_play import rule_card
 from king.cards import DECK, Card
 from king.deal import winning_card
 from king.rules import Declaration
@@ -125,7 +127,7 @@ def choose_card(view: SeatView, forgotten: tuple[int, int] = (0, 0)) -> int:
         for seat in range(4):
             if voids >> seat & 1 and seat != view.seat:
                 state[S_VOIDS + seat] = 0
-    return int(rule_card(state, contract.code, trump, view.rules.flags))
+    return rule_card(engine.platform(), state, contract.code, trump, view.rules.flags)
 
 
 def build(seed: int, options: dict[str, str]) -> RuleBot:

@@ -23,6 +23,7 @@ __all__ = [
     "Summary",
     "choose",
     "declare_values",
+    "rule_card",
     "search_chunks",
     "setup_words",
     "summary",
@@ -107,6 +108,16 @@ def _words(values: Sequence[int]) -> bytes:
 
 def _ints(data: bytes) -> array[int]:
     return array("q", data)
+
+
+def rule_card(
+    platform: Platform, state: Sequence[int], contract: int, trump: int, flags: int
+) -> int:
+    """The rule policy's card for the seat to move in ``state`` (a position of
+    :mod:`king.bots.position`; the other hands may be unseen, empty): ``king_rule_card``."""
+    engine = platform.instance()
+    at = engine.put_bytes(_words([int(word) for word in state]))
+    return engine.call("king_rule_card", at, contract, trump, flags)
 
 
 def search_chunks(
