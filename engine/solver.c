@@ -1000,7 +1000,7 @@ static int solvable(const i64 *state) {
 static int solver_input_ok(const i64 *state, int me, int contract, int trump, int flags) {
     if (!game_ok(contract, trump, flags) || !seat_ok(me)) return KING_E_GAME;
     if (!solvable(state)) return KING_E_POSITION;
-    if (13 - state[S_TRICKS] > SOLVER_MOST_TRICKS) return KING_E_COUNT;
+    if (!state[S_OVER] && 13 - state[S_TRICKS] > SOLVER_MOST_TRICKS) return KING_E_COUNT;
     return 0;
 }
 

@@ -11,6 +11,10 @@ import pkgutil
 import king
 from king.errors import KingError
 
+#: The modules that run only in the browser's offline game (under Pyodide); they define
+#: no error of their own (a test of the page runs them).
+BROWSER_ONLY = {"king.bots.engine.browser"}
+
 
 def defined_errors() -> list[type[BaseException]]:
     """The exception classes each module of king defines (not the private ones a module
@@ -18,6 +22,8 @@ def defined_errors() -> list[type[BaseException]]:
     found = []
     for info in pkgutil.walk_packages(king.__path__, "king."):
         if info.name.endswith("__main__"):  # runs the command line when imported
+            continue
+        if info.name in BROWSER_ONLY:  # imports the page's JavaScript (Pyodide's js)
             continue
         module = importlib.import_module(info.name)
         for name, value in vars(module).items():

@@ -163,21 +163,6 @@ def test_a_game_record_in_progress_replays(tmp_path: Path) -> None:
     assert out["deals"][0]["complete"] is False
 
 
-def test_bot_preparation_is_quiet_and_errors_still_reach_the_caller(
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    from king.cli.bots import with_notice as _with_notice
-
-    assert _with_notice(lambda: 7, ["rule"]) == 7
-    assert capsys.readouterr().err == ""
-
-    def broken() -> None:
-        raise ValueError("no such bot")
-
-    with pytest.raises(ValueError, match="no such bot"):
-        _with_notice(broken)
-
-
 @pytest.mark.parametrize(
     ("args", "names"),
     [

@@ -5,6 +5,8 @@
 import { api } from "./api.js";
 import { t } from "./strings.js";
 
+const POLL_MS = 250;
+
 /** Show #preparing while the server prepares its bots; resolve once they are ready. */
 export async function watchPreparing() {
   const box = document.getElementById("preparing");
@@ -25,6 +27,8 @@ export async function watchPreparing() {
     if (state.step > 0) bar.value = state.step;
     else bar.removeAttribute("value"); // moving, not stuck: the first step is the longest
     bar.setAttribute("aria-label", t("preparing.progress", { step: state.step, steps: state.steps }));
-    await new Promise((resolve) => window.setTimeout(resolve, 1000));
+    // Asked again soon: a preparation is usually over within a blink, and the box
+    // should not stay up a second longer than it is true.
+    await new Promise((resolve) => window.setTimeout(resolve, POLL_MS));
   }
 }
