@@ -75,6 +75,10 @@ def test_the_net_bot_and_the_engines_network_play_the_same_card(which: str) -> N
             card = bot.play(view).id
             played = engine.net_card(state, code, trump, rules.flags, *model.arrays)
             assert played == card, (number, view.to_json())
+            x, legal = view_input(view)  # the reference: numpy's layers on the view
+            logits = model.logits(x)
+            ids = [c for c in range(52) if legal >> c & 1]
+            assert max(ids, key=lambda c: float(logits[c])) == card, (number, view.to_json())
             compared += view.legal_cards.mask.bit_count() > 1
             choice = rng.choice(list(view.legal_cards)).id
             game.play_unchecked(choice)

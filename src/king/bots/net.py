@@ -211,10 +211,21 @@ class NetBot(Bot):
         legal = view.legal_cards.mask
         if not legal & (legal - 1):
             return DECK[legal.bit_length() - 1]
-        x, legal = view_input(view)
-        logits = self.model.logits(x)
-        ids = [c for c in range(52) if legal >> c & 1]
-        return DECK[max(ids, key=lambda c: float(logits[c]))]
+        return DECK[net_card_of(view, self.model)]
+
+
+def net_card_of(view: SeatView, model: NetModel) -> int:
+    """The learned policy's card for the seat to play in ``view``, from the engine
+    (``engine/net_play.c``; :meth:`NetModel.logits` over :func:`view_input` is the
+    readable reference the tests hold it to)."""
+    from king.bots import engine
+
+    contract = view.contract
+    if contract is None:
+        raise ValueError("the net bot was asked to play before the declaration")
+    trump = -1 if view.trump is None else int(view.trump)
+    state = from_view(view)
+    return engine.net_card(state, contract.code, trump, view.rules.flags, *model.arrays)
 
 
 def build(seed: int, options: dict[str, str]) -> NetBot:

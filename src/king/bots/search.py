@@ -231,11 +231,9 @@ class SearchBot(Bot):
         """The card the rollout policy itself plays here: kept unless another card is
         clearly better."""
         if self.rollout == "net" and self.net is not None:
-            from king.bots.net import view_input
+            from king.bots.net import net_card_of
 
-            x, legal = view_input(view)
-            logits = self.net.logits(x)
-            return max((c for c in range(52) if legal >> c & 1), key=lambda c: float(logits[c]))
+            return net_card_of(view, self.net)
         return choose_card(view)
 
     # -- evaluating every choice (for analysis and hints) --------------------------------
