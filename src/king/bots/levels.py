@@ -4,7 +4,8 @@ Each level is a registered bot (``--bots medium``, a table's seat, a rated playe
 own) standing for one bot spec, chosen by measurement: every level against three
 ``rule`` bots in duplicate deals (``king arena``; docs/bots.md has the table and the
 commands), the steps roughly even from well below ``rule`` to the strongest, each
-level's interval clear of the next.  The weaker levels play like weaker people (the rule
+level's interval clear of the next (Hard's and Expert's overlap by 0.6 points since the
+engine: docs/bots.md).  The weaker levels play like weaker people (the rule
 bot forgetting what was played, and now and then a careless but never absurd card), not
 like dice.
 """
@@ -33,13 +34,14 @@ class Level:
 
 #: The levels, weakest first.
 #: The figures: ``king arena --bots LEVEL,rule,rule,rule --deals 140 --seed 7``
-#: (140 deals x 4 seats, 2026-12-05, 2 cores; docs/bots.md).
+#: (140 deals x 4 seats, 2026-12-05, 2 cores; Hard and Expert on the engine in
+#: WebAssembly, 2026-12-06; docs/bots.md).
 LEVELS: tuple[Level, ...] = (
     Level("beginner", "rule:forget=1&careless=0.3", vs_rule=-44.1, interval=9.0),
     Level("easy", "rule:forget=1", vs_rule=-15.6, interval=6.3),
     Level("medium", "rule", vs_rule=0.0, interval=0.0),
     Level("hard", "search:time=0.03&threads=1&worlds=200", True, 17.3, 5.5),
-    Level("expert", "search:time=0.1", True, 28.7, 5.7),
+    Level("expert", "search:time=0.1", True, 27.6, 5.4),
 )
 #: The bots the offline game seats (in the browser's Python, with the page's own
 #: engine): every level, then the rule and random bots.
