@@ -108,8 +108,7 @@ def test_a_preparation_says_its_progress_and_the_bots_wait_for_it() -> None:
     assert preparation.state().ready and preparation.ready_for("rule")
 
     preparation.start(["search:time=0.05", "rule"])
-    assert not preparation.ready_for("search:time=0.05")
-    assert preparation.ready_for("rule")
+    assert preparation.ready_for("rule")  # (the search bot may be ready already: a blink)
     seen = []
     deadline = time.monotonic() + 120
     while not preparation.state().ready and time.monotonic() < deadline:
