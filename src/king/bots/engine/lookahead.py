@@ -38,7 +38,7 @@ def lookahead_rollouts(
     """``values[w, i]``: ``me``'s points in world ``w`` after candidate ``i``, the rule
     policy playing on with ``me`` (with ``everyone``, every seat) playing
     :func:`lookahead_card` in the last ``tricks`` tricks over ``inner`` deals, seeded by
-    the world and the candidate (:func:`king.bots.compiled.lookahead_rollouts`)."""
+    the world and the candidate (seeded by ``engine/lookahead.c``'s ``world_seed``)."""
     count = len(candidates)
 
     def run(start: int, stop: int) -> None:

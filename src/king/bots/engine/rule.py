@@ -37,7 +37,7 @@ def rule_rollouts(
 ) -> None:  # fmt: skip
     """``values[w, i]``: ``me``'s points in world ``w`` after candidate ``i``, every seat
     then playing the rule policy until ``tail`` tricks are left, and ``me`` its best
-    reply to them from there (:func:`king.bots.compiled.rule_rollouts`)."""
+    reply to them from there (as ``king.bots.rule_play`` plays it)."""
     count = len(candidates)
 
     def run(start: int, stop: int) -> None:
@@ -62,7 +62,7 @@ def rule_likelihoods(
     threads: int = 1,
 ) -> None:  # fmt: skip
     """``out[w]``: the log-probability of the others' ``plays`` in dealt world ``w`` under
-    the rule policy with ``noise`` (:func:`king.bots.compiled.rule_likelihoods`)."""
+    the rule policy with ``noise`` (the search bot's model of the others)."""
 
     def run(start: int, stop: int) -> None:
         engine = instance()
@@ -84,7 +84,7 @@ def rule_declaration_values(
     out: NDArray[np.int64], threads: int = 1,
 ) -> None:  # fmt: skip
     """``out[w]``: the declarer's points in dealt world ``w`` when every seat plays the
-    rule policy (:func:`king.bots.compiled.rule_declaration_values`)."""
+    rule policy (:func:`king.bots.rule_play.rule_playout` from the deal)."""
 
     def run(start: int, stop: int) -> None:
         engine = instance()
