@@ -105,16 +105,35 @@ static int candidates_ok(const i64 *state, const i64 *candidates, int n, int me,
     return 1;
 }
 
+int rollout_world(i64 *state, const i64 *base, const i64 *hands, const i64 *candidates,
+                  int n_candidates, int me, int contract, int trump, int flags) {
+    with_world(state, base, hands);
+    if (!position_ok(state, 1)) return KING_E_POSITION;
+    if (!candidates_ok(state, candidates, n_candidates, me, contract, trump, flags)) {
+        return KING_E_CARD;
+    }
+    return 0;
+}
+
+int rollout_arrays(int worlds_at, int n_worlds, int base_at, int candidates_at,
+                   int n_candidates, int values_at, Rollouts *out) {
+    if (n_worlds < 0 || n_candidates < 1 || n_candidates > 13) return KING_E_COUNT;
+    out->worlds = area(worlds_at, 4 * (i64)n_worlds);
+    out->base = area(base_at, STATE_SIZE);
+    out->candidates = area(candidates_at, n_candidates);
+    out->values = area(values_at, (i64)n_worlds * n_candidates);
+    if (!out->worlds || !out->base || !out->candidates || !out->values) return KING_E_BOUNDS;
+    return 0;
+}
+
 EXPORT(king_rule_rollouts)
 int king_rule_rollouts(int worlds_at, int n_worlds, int base_at, int candidates_at,
                        int n_candidates, int me, int contract, int trump, int flags, int tail,
                        int values_at) {
-    if (n_worlds < 0 || n_candidates < 1 || n_candidates > 13) return KING_E_COUNT;
-    const i64 *worlds = area(worlds_at, 4 * (i64)n_worlds);
-    const i64 *base = area(base_at, STATE_SIZE);
-    const i64 *candidates = area(candidates_at, n_candidates);
-    i64 *values = area(values_at, (i64)n_worlds * n_candidates);
-    if (!worlds || !base || !candidates || !values) return KING_E_BOUNDS;
+    Rollouts r;
+    int status = rollout_arrays(worlds_at, n_worlds, base_at, candidates_at, n_candidates,
+                                values_at, &r);
+    if (status) return status;
     if (!game_ok(contract, trump, flags) || !seat_ok(me) || !in_range(tail, 0, 13)) {
         return KING_E_GAME;
     }
@@ -122,18 +141,16 @@ int king_rule_rollouts(int worlds_at, int n_worlds, int base_at, int candidates_
     i64 child[STATE_SIZE];
     i64 stack[15 * STATE_SIZE];
     for (int w = 0; w < n_worlds; w++) {
-        with_world(state, base, worlds + 4 * w);
-        if (!position_ok(state, 1)) return KING_E_POSITION;
-        if (!candidates_ok(state, candidates, n_candidates, me, contract, trump, flags)) {
-            return KING_E_CARD;
-        }
+        status = rollout_world(state, r.base, r.worlds + 4 * w, r.candidates, n_candidates, me,
+                               contract, trump, flags);
+        if (status) return status;
         for (int i = 0; i < n_candidates; i++) {
             for (int k = 0; k < STATE_SIZE; k++) child[k] = state[k];
-            play(child, (int)candidates[i], contract, trump, flags);
+            play(child, (int)r.candidates[i], contract, trump, flags);
             while (!child[S_OVER] && (13 - child[S_TRICKS] > tail || child[S_COUNT] != 0)) {
                 play(child, rule_card(child, contract, trump, flags), contract, trump, flags);
             }
-            values[(i64)w * n_candidates + i] =
+            r.values[(i64)w * n_candidates + i] =
                 child[S_OVER] ? child[S_POINTS + me]
                               : best_reply(child, me, contract, trump, flags, stack);
         }

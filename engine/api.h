@@ -32,4 +32,14 @@ int in_range(i64 value, i64 low, i64 high);
 int position_ok(const i64 *state, int whole);
 int deal_ok(const i64 *hands);
 
+/* The arrays of a rollouts entry point (king_*_rollouts), found in the exchange area:
+ * `n_worlds` worlds of four hands, a base position, the candidates, the values. */
+typedef struct {
+    const i64 *worlds, *base, *candidates;
+    i64 *values;
+} Rollouts;
+/* Those arrays, their counts checked: 0, or KING_E_COUNT or KING_E_BOUNDS. */
+int rollout_arrays(int worlds_at, int n_worlds, int base_at, int candidates_at,
+                   int n_candidates, int values_at, Rollouts *out);
+
 #endif

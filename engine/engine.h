@@ -67,8 +67,8 @@ int net_card(const i64 *state, int contract, int trump, int flags, const Net *ne
 i64 net_probabilities(const i64 *state, int contract, int trump, int flags, const Net *net,
                       double *out);
 /* `state` set to `base` with a world's four `hands`, checked as a whole position where
- * `me` is to move and every candidate is legal: 0, or a KING_E_ code (for the rollouts'
- * entry points of net_play.c and lookahead.c). */
+ * `me` is to move and every candidate is legal: 0, or a KING_E_ code (api.c; for every
+ * entry point that plays candidates out in worlds). */
 int rollout_world(i64 *state, const i64 *base, const i64 *hands, const i64 *candidates,
                   int n_candidates, int me, int contract, int trump, int flags);
 

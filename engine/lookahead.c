@@ -103,12 +103,10 @@ EXPORT(king_lookahead_rollouts)
 int king_lookahead_rollouts(int worlds_at, int n_worlds, int base_at, int candidates_at,
                             int n_candidates, int me, int contract, int trump, int flags,
                             int tricks, int inner, int everyone, int values_at) {
-    if (n_worlds < 0 || n_candidates < 1 || n_candidates > 13) return KING_E_COUNT;
-    const i64 *worlds = area(worlds_at, 4 * (i64)n_worlds);
-    const i64 *base = area(base_at, STATE_SIZE);
-    const i64 *candidates = area(candidates_at, n_candidates);
-    i64 *values = area(values_at, (i64)n_worlds * n_candidates);
-    if (!worlds || !base || !candidates || !values) return KING_E_BOUNDS;
+    Rollouts r;
+    int status = rollout_arrays(worlds_at, n_worlds, base_at, candidates_at, n_candidates,
+                                values_at, &r);
+    if (status) return status;
     if (!game_ok(contract, trump, flags) || !seat_ok(me) || !lookahead_ok(tricks, inner) ||
         !in_range(everyone, 0, 1)) {
         return KING_E_GAME;
@@ -116,14 +114,14 @@ int king_lookahead_rollouts(int worlds_at, int n_worlds, int base_at, int candid
     i64 state[STATE_SIZE];
     i64 child[STATE_SIZE];
     for (int w = 0; w < n_worlds; w++) {
-        const i64 *hands = worlds + 4 * w;
-        int status = rollout_world(state, base, hands, candidates, n_candidates, me, contract,
-                                   trump, flags);
+        const i64 *hands = r.worlds + 4 * w;
+        status = rollout_world(state, r.base, hands, r.candidates, n_candidates, me, contract,
+                               trump, flags);
         if (status) return status;
         for (int i = 0; i < n_candidates; i++) {
             i64 seed = world_seed(hands, i);
             for (int k = 0; k < STATE_SIZE; k++) child[k] = state[k];
-            play(child, (int)candidates[i], contract, trump, flags);
+            play(child, (int)r.candidates[i], contract, trump, flags);
             while (!child[S_OVER]) {
                 int card = everyone || child[S_TURN] == me
                                ? lookahead_card(child, contract, trump, flags, tricks, inner,
@@ -131,7 +129,7 @@ int king_lookahead_rollouts(int worlds_at, int n_worlds, int base_at, int candid
                                : rule_card(child, contract, trump, flags);
                 play(child, card, contract, trump, flags);
             }
-            values[(i64)w * n_candidates + i] = child[S_POINTS + me];
+            r.values[(i64)w * n_candidates + i] = child[S_POINTS + me];
         }
     }
     return 0;

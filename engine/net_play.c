@@ -346,21 +346,6 @@ int net_from(int net_at, Net *net) {
     return 0;
 }
 
-int rollout_world(i64 *state, const i64 *base, const i64 *hands, const i64 *candidates,
-                  int n_candidates, int me, int contract, int trump, int flags) {
-    for (int i = 0; i < STATE_SIZE; i++) state[i] = base[i];
-    for (int seat = 0; seat < 4; seat++) state[seat] = hands[seat];
-    if (!position_ok(state, 1)) return KING_E_POSITION;
-    if (state[S_OVER] || state[S_TURN] != me) return KING_E_CARD;
-    i64 cards = legal_now(state, contract, trump, flags);
-    for (int i = 0; i < n_candidates; i++) {
-        if (!in_range(candidates[i], 0, 51) || !((cards >> candidates[i]) & 1)) {
-            return KING_E_CARD;
-        }
-    }
-    return 0;
-}
-
 EXPORT(king_net_card)
 int king_net_card(int state_at, int contract, int trump, int flags, int net_at) {
     const i64 *state = area(state_at, STATE_SIZE);
@@ -377,30 +362,28 @@ EXPORT(king_net_rollouts)
 int king_net_rollouts(int worlds_at, int n_worlds, int base_at, int candidates_at,
                       int n_candidates, int me, int contract, int trump, int flags, int net_at,
                       int values_at) {
-    if (n_worlds < 0 || n_candidates < 1 || n_candidates > 13) return KING_E_COUNT;
-    const i64 *worlds = area(worlds_at, 4 * (i64)n_worlds);
-    const i64 *base = area(base_at, STATE_SIZE);
-    const i64 *candidates = area(candidates_at, n_candidates);
-    i64 *values = area(values_at, (i64)n_worlds * n_candidates);
-    if (!worlds || !base || !candidates || !values) return KING_E_BOUNDS;
+    Rollouts r;
+    int status = rollout_arrays(worlds_at, n_worlds, base_at, candidates_at, n_candidates,
+                                values_at, &r);
+    if (status) return status;
     Net net;
-    int status = net_from(net_at, &net);
+    status = net_from(net_at, &net);
     if (status) return status;
     if (!game_ok(contract, trump, flags) || !seat_ok(me)) return KING_E_GAME;
     i64 state[STATE_SIZE];
     i64 child[STATE_SIZE];
     for (int w = 0; w < n_worlds; w++) {
-        status = rollout_world(state, base, worlds + 4 * w, candidates, n_candidates, me,
+        status = rollout_world(state, r.base, r.worlds + 4 * w, r.candidates, n_candidates, me,
                                contract, trump, flags);
         if (status) return status;
         for (int i = 0; i < n_candidates; i++) {
             for (int k = 0; k < STATE_SIZE; k++) child[k] = state[k];
-            play(child, (int)candidates[i], contract, trump, flags);
+            play(child, (int)r.candidates[i], contract, trump, flags);
             while (!child[S_OVER]) {
                 play(child, net_card(child, contract, trump, flags, &net), contract, trump,
                      flags);
             }
-            values[(i64)w * n_candidates + i] = child[S_POINTS + me];
+            r.values[(i64)w * n_candidates + i] = child[S_POINTS + me];
         }
     }
     return 0;

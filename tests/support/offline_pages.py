@@ -4,14 +4,16 @@ keeping the game for offline play from the lobby, and tapping what the table ask
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 from playwright.sync_api import Error as PlaywrightError
 
 from tests.support.pages import CHOICES, LEGAL, asked
+from tests.support.services import run_king
 
-__all__ = ["keep_for_offline", "phone", "tap_what_is_asked"]
+__all__ = ["downloaded_record", "keep_for_offline", "phone", "tap_what_is_asked"]
 
 
 @pytest.fixture
@@ -54,3 +56,14 @@ def tap_what_is_asked(page: Page) -> str:
     except PlaywrightError:  # the page moved on under the tap: look again
         return "retry"
     return now
+
+
+def downloaded_record(page: Page, path: Path) -> str:
+    """The finished offline game's record, downloaded from the score sheet to ``path``
+    as a person does, and replayed valid by ``king replay``; its text."""
+    with page.expect_download() as download:
+        page.locator("#dlg-sheet a[href='#offline-record']").tap()
+    download.value.save_as(path)
+    replayed = run_king("replay", str(path))
+    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    return path.read_text(encoding="utf-8")

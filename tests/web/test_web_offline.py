@@ -20,9 +20,8 @@ from benchmarks.server_process import ServerProcess
 from king.server.http.offline import WEB_DIR
 from tests.support.altering_proxy import AlteringProxy
 from tests.support.games import play_record_again
-from tests.support.offline_pages import keep_for_offline, tap_what_is_asked
+from tests.support.offline_pages import downloaded_record, keep_for_offline, tap_what_is_asked
 from tests.support.pages import asked, hand, serious_violations, watch_errors
-from tests.support.services import run_king
 
 #: The offline game's address in the tests: bots that move at once.
 OFFLINE = "/offline?bot_pause=0"
@@ -77,13 +76,7 @@ def test_a_whole_game_offline_on_a_phone_survives_a_reload_and_records_what_cpyt
     assert reopened
     assert trumps == 2, "the person's two Trumps, declared by tapping their buttons"
     assert page.locator("#deal-info").inner_text().strip() == "The game is over"
-    with page.expect_download() as download:
-        page.locator("#dlg-sheet a[href='#offline-record']").tap()
-    path = tmp_path / "offline-game.json"
-    download.value.save_as(path)
-    text = path.read_text(encoding="utf-8")
-    replayed = run_king("replay", str(path))
-    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    text = downloaded_record(page, tmp_path / "offline-game.json")
     record = json.loads(text)
     assert record["players"][1:] == ["Medium bot 1", "Medium bot 2", "Medium bot 3"]
     assert play_record_again(text, ["rule", "rule", "rule"]) == record

@@ -15,9 +15,8 @@ from playwright.sync_api import Browser, BrowserContext
 
 from benchmarks.server_process import ServerProcess
 from tests.support.games import play_record_again
-from tests.support.offline_pages import keep_for_offline, tap_what_is_asked
+from tests.support.offline_pages import downloaded_record, keep_for_offline, tap_what_is_asked
 from tests.support.pages import asked
-from tests.support.services import run_king
 
 #: Three Expert players, moving at once, and hints on.
 EXPERTS = "/offline?bot_pause=0&bots=expert,expert,expert&hints=1"
@@ -59,13 +58,7 @@ def test_a_whole_game_against_three_experts_offline_with_a_hint_and_its_analysis
             hinted = _hint_once(page)
         tap_what_is_asked(page)
     assert hinted, "a hint was asked for and shown"
-    with page.expect_download() as download:
-        page.locator("#dlg-sheet a[href='#offline-record']").tap()
-    path = tmp_path / "offline-experts.json"
-    download.value.save_as(path)
-    text = path.read_text(encoding="utf-8")
-    replayed = run_king("replay", str(path))
-    assert replayed.returncode == 0, replayed.stdout + replayed.stderr
+    text = downloaded_record(page, tmp_path / "offline-experts.json")
     record = json.loads(text)
     assert record["players"][1:] == ["Expert bot 1", "Expert bot 2", "Expert bot 3"]
     # The Expert players in the page played what CPython's play for the same seed.

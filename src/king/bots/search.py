@@ -248,11 +248,7 @@ class SearchBot(Bot):
         rng = random.Random(self.rng.getrandbits(64))
         flags = view.rules.flags
         if view.legal_declarations:
-            choices = tuple(view.legal_declarations)
-            table = self._declaration_table(view, choices, rng)
-            offsets = tuple(-self._reserve(view, choice) for choice in choices)
-            found = summary(engine.platform(), table, len(choices), offsets)
-            return ChoiceValues(choices, table, offsets, found)
+            return self._declaration_values(view, rng)
         contract = view.contract
         if contract is None or not view.legal_cards:
             raise ValueError("this view has no choice to evaluate")
@@ -333,10 +329,16 @@ class SearchBot(Bot):
         if len(choices) == 1:
             return choices[0]
         rng = random.Random(self.rng.getrandbits(64))
+        return choices[self._declaration_values(view, rng).best()]
+
+    def _declaration_values(self, view: SeatView, rng: random.Random) -> ChoiceValues:
+        """Each legal declaration's points in deals of the other hands, less what it
+        would be worth on an average later hand (:meth:`_reserve`)."""
+        choices = tuple(view.legal_declarations)
         table = self._declaration_table(view, choices, rng)
         offsets = tuple(-self._reserve(view, choice) for choice in choices)
         found = summary(engine.platform(), table, len(choices), offsets)
-        return choices[found.best]
+        return ChoiceValues(choices, table, offsets, found)
 
     def _declaration_table(
         self, view: SeatView, choices: tuple[Declaration, ...], rng: random.Random

@@ -36,6 +36,7 @@ __all__ = [
     "Wasmtime",
     "each",
     "instance",
+    "play_out",
     "split",
 ]
 
@@ -140,9 +141,6 @@ class Instance:
             raise EngineError(entry, result)
         return result
 
-    def reset(self) -> None:
-        self._next = 0
-
 
 def _names(module: wasmtime.Module) -> list[str]:
     return [export.name for export in module.exports]
@@ -177,16 +175,16 @@ def each(run: Callable[[T], R], items: Sequence[T], threads: int) -> list[R]:
     instance); the answers in the items' order."""
     if threads <= 1 or len(items) <= 1:
         return [run(item) for item in items]
-    lanes = [list(range(i, len(items), threads)) for i in range(min(threads, len(items)))]
-    answers: list[R | None] = [None] * len(items)
+    answers: dict[int, R] = {}
 
-    def lane(indexes: list[int]) -> None:
+    def lane(indexes: range) -> None:
         for index in indexes:
             answers[index] = run(items[index])
 
+    lanes = [range(i, len(items), threads) for i in range(min(threads, len(items)))]
     for future in [_executor().submit(lane, indexes) for indexes in lanes]:
         future.result()
-    return [answer for answer in answers if answer is not None]
+    return [answers[index] for index in range(len(items))]
 
 
 def split(count: int, threads: int, run: Callable[[int, int], None]) -> None:
@@ -194,18 +192,31 @@ def split(count: int, threads: int, run: Callable[[int, int], None]) -> None:
     threads at once (each chunk on the running thread's own instance)."""
     size = max(1, min(CHUNK, -(-count // max(1, threads))))
     spans = [(start, min(count, start + size)) for start in range(0, count, size)]
-    if threads <= 1 or len(spans) <= 1:
-        for start, stop in spans:
-            run(start, stop)
-        return
-    lanes = [spans[i::threads] for i in range(min(threads, len(spans)))]
+    each(lambda span: run(*span), spans, threads)
 
-    def lane(chunks: Sequence[tuple[int, int]]) -> None:
-        for start, stop in chunks:
-            run(start, stop)
 
-    for future in [_executor().submit(lane, chunks) for chunks in lanes]:
-        future.result()
+def play_out(
+    entry: str, worlds: NDArray[np.int64], base: NDArray[np.int64],
+    candidates: NDArray[np.int64], values: NDArray[np.int64], threads: int,
+    *settings: int,
+) -> None:  # fmt: skip
+    """``values[w, i]``: a rollouts entry point's value of candidate ``i`` in world ``w``
+    (``king_rule_rollouts``, ``king_lookahead_rollouts``: the worlds, the base position
+    and the candidates, then ``settings``, then the values), the worlds split over
+    ``threads``."""
+    count = len(candidates)
+
+    def run(start: int, stop: int) -> None:
+        engine = instance()
+        at_worlds = engine.put(worlds[start:stop])
+        at_base = engine.put(base)
+        at_cards = engine.put(np.asarray(candidates, dtype=np.int64))
+        at_values = engine.room((stop - start) * count)
+        out = engine.words(at_values, (stop - start) * count)
+        engine.call(entry, at_worlds, stop - start, at_base, at_cards, count, *settings, at_values)
+        values[start:stop] = out.reshape(stop - start, count)
+
+    split(len(worlds), threads, run)
 
 
 class Wasmtime:

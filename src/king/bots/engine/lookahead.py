@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.engine.instance import instance, split
+from king.bots.engine.instance import instance, play_out
 
 __all__ = ["lookahead_card", "lookahead_rollouts"]
 
@@ -39,22 +39,10 @@ def lookahead_rollouts(
     policy playing on with ``me`` (with ``everyone``, every seat) playing
     :func:`lookahead_card` in the last ``tricks`` tricks over ``inner`` deals, seeded by
     the world and the candidate (seeded by ``engine/lookahead.c``'s ``world_seed``)."""
-    count = len(candidates)
-
-    def run(start: int, stop: int) -> None:
-        engine = instance()
-        at_worlds = engine.put(worlds[start:stop])
-        at_base = engine.put(base)
-        at_cards = engine.put(np.asarray(candidates, dtype=np.int64))
-        at_values = engine.room((stop - start) * count)
-        out = engine.words(at_values, (stop - start) * count)
-        engine.call(
-            "king_lookahead_rollouts", at_worlds, stop - start, at_base, at_cards, count, me,
-            contract, trump, flags, tricks, inner, int(everyone), at_values,
-        )  # fmt: skip
-        values[start:stop] = out.reshape(stop - start, count)
-
-    split(len(worlds), threads, run)
+    play_out(
+        "king_lookahead_rollouts", worlds, base, candidates, values, threads, me, contract,
+        trump, flags, tricks, inner, int(everyone),
+    )  # fmt: skip
 
 
 # -- the exact solver (engine/solver.c) ------------------------------------------------

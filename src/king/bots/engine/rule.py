@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.engine.instance import CHUNK, instance, split
+from king.bots.engine.instance import CHUNK, instance, play_out, split
 from king.bots.sampler import Constraints, sample_world
 
 __all__ = [
@@ -38,22 +38,10 @@ def rule_rollouts(
     """``values[w, i]``: ``me``'s points in world ``w`` after candidate ``i``, every seat
     then playing the rule policy until ``tail`` tricks are left, and ``me`` its best
     reply to them from there (as ``king.bots.rule_play`` plays it)."""
-    count = len(candidates)
-
-    def run(start: int, stop: int) -> None:
-        engine = instance()
-        at_worlds = engine.put(worlds[start:stop])
-        at_base = engine.put(base)
-        at_cards = engine.put(np.asarray(candidates, dtype=np.int64))
-        at_values = engine.room((stop - start) * count)
-        out = engine.words(at_values, (stop - start) * count)
-        engine.call(
-            "king_rule_rollouts", at_worlds, stop - start, at_base, at_cards, count, me,
-            contract, trump, flags, tail, at_values,
-        )  # fmt: skip
-        values[start:stop] = out.reshape(stop - start, count)
-
-    split(len(worlds), threads, run)
+    play_out(
+        "king_rule_rollouts", worlds, base, candidates, values, threads, me, contract, trump,
+        flags, tail,
+    )  # fmt: skip
 
 
 def rule_likelihoods(
