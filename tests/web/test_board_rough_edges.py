@@ -65,6 +65,8 @@ def open_board(
     page = context.new_page()
     page.goto(f"{server.url}/board?lang={language}")
     page.wait_for_function(f"() => document.documentElement.lang === '{language}'")
+    # The page's lang is sent with it: the file input listens only once the page says so.
+    page.wait_for_selector("#board[data-ready=true]")
     page.set_input_files("#board-file", str(path))
     page.wait_for_function("() => document.getElementById('board').dataset.analysis === 'done'")
     return page

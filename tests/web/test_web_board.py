@@ -255,7 +255,9 @@ def test_a_finished_game_steps_on_the_board_with_its_mistakes_and_charts(
 
 
 def drop(page: Page, text: str, name: str) -> None:
-    """Drop a file on the page, as a person drags one from their files."""
+    """Drop a file on the page, as a person drags one from their files (once the page
+    listens for it)."""
+    page.wait_for_selector("#board[data-ready=true]")
     page.evaluate(
         """([text, name]) => {
             const data = new DataTransfer();
@@ -418,6 +420,7 @@ def test_axe_finds_nothing_serious_on_the_board(
     page.goto(f"{server.url}/board?lang={language}")
     wait_until(page, f"document.documentElement.lang === '{language}'")  # sent with the page
     page.wait_for_selector("#lang-select option", state="attached")  # its words are in
+    page.wait_for_selector("#board[data-ready=true]")  # the file input listens
     assert serious_violations(page) == []  # the empty board, asking for a file
     page.set_input_files("#board-file", str(path))
     page.wait_for_selector("#board[data-state=shown]")

@@ -749,6 +749,8 @@ async function main() {
   installSteps();
   installSwipe();
   installDrop();
+  // The file input and the drop zone listen from here on: tools wait for this.
+  $("board").dataset.ready = "true";
   const query = new URLSearchParams(window.location.search);
   const table = query.get("table");
   if (query.has("offline")) await openOffline();
