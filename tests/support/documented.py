@@ -16,13 +16,14 @@ from tests.support import ROOT
 DEPLOY = ROOT / "docs" / "deploy.md"
 
 
-def documented_block(marker: str) -> str:
-    """The fenced block of docs/deploy.md right after ``<!-- deploy: MARKER -->``."""
-    text = DEPLOY.read_text(encoding="utf-8")
+def documented_block(marker: str, document: Path = DEPLOY) -> str:
+    """The fenced block of ``document`` (docs/deploy.md) right after
+    ``<!-- deploy: MARKER -->``."""
+    text = document.read_text(encoding="utf-8")
     found = re.search(
         rf"<!-- deploy: {re.escape(marker)} -->\n```[\w-]*\n(.*?)\n```", text, re.DOTALL
     )
-    assert found is not None, f"docs/deploy.md has no block marked {marker!r}"
+    assert found is not None, f"{document.name} has no block marked {marker!r}"
     return found.group(1) + "\n"
 
 

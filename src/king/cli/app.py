@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import typer
 
-from king.cli import analyze, arena, bench, db, local, play, replay, serve, train
+from king.cli import analyze, arena, bench, db, local, play, replay, serve, site, train
 
 __all__ = ["app", "run"]
 
@@ -36,6 +36,7 @@ app.command("analyze")(analyze.analyze_command)
 app.command("arena")(arena.arena_command)
 app.command("train")(train.train_command)
 app.command("bench")(bench.bench_command)
+app.command("site")(site.site_command)
 
 db_app = typer.Typer(name="db", help=db.DB_HELP, no_args_is_help=True)
 db_app.command("copy")(db.copy_command)

@@ -14,16 +14,21 @@ import hashlib
 import io
 import json
 import zipfile
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
 
 __all__ = [
+    "CONTENT_POLICY",
     "OFFLINE_MODULES",
+    "SERVER",
+    "Layout",
     "build",
     "bundle",
     "integrity",
     "manifest",
+    "runtime_digest",
     "service_worker",
 ]
 
@@ -81,8 +86,6 @@ RUNTIME = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
-#: The pages a browser keeps for offline use (the table page serves the offline game).
-PAGES = ("/", "/offline", "/board")
 #: The zip's entries carry this date, so that the same sources give the same bytes.
 _EPOCH = (2020, 1, 1, 0, 0, 0)
 
@@ -124,40 +127,119 @@ def build() -> str:
     return digest.hexdigest()[:16]
 
 
+#: The pages' content security policy: their own scripts (and WebAssembly compiled from
+#: their own files), their own styles and images, and no other origin to connect to.
+CONTENT_POLICY = (
+    "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
+    "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
+    "connect-src 'self'; base-uri 'none'"
+)
+
+
 @cache
-def integrity() -> dict[str, str]:
+def runtime_digest() -> str:
+    """A digest of Pyodide's files (12 hex digits): a static site's folder of them is
+    named by it, the same from one build to the next while Pyodide is the same."""
+    digest = hashlib.sha256()
+    for name in RUNTIME:
+        digest.update(name.encode())
+        digest.update(hashlib.sha256((WEB_DIR / "pyodide" / name).read_bytes()).digest())
+    return digest.hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a browser finds the offline game's files: at a King server (the pages at
+    the root beside its API, the default), or in the static site ``king site`` writes
+    (at ``root``, its scripts and styles in a folder named by the build, Pyodide's in
+    one named by its digest, the catalogs as files: :mod:`king.server.http.static_site`)."""
+
+    root: str = "/"
+    static: bool = False
+
+    @property
+    def assets(self) -> str:
+        """The folder of the scripts, styles, fonts and images."""
+        return f"{self.root}static/{build()}/" if self.static else "/static/"
+
+    @property
+    def runtime(self) -> str:
+        """Pyodide's folder."""
+        if self.static:
+            return f"{self.root}static/pyodide-{runtime_digest()}/"
+        return "/static/pyodide/"
+
+    @property
+    def pages(self) -> tuple[str, ...]:
+        """The pages a browser keeps (the table page serves the offline game)."""
+        if self.static:
+            return (self.root, f"{self.root}offline.html", f"{self.root}board.html")
+        return ("/", "/offline", "/board")
+
+    @property
+    def bundle(self) -> str:
+        """The game's Python."""
+        return f"{self.root}offline/king-{build()}.zip"
+
+    def catalog(self, code: str) -> str:
+        """The page's words in the language ``code``."""
+        return f"{self.assets}i18n/{code}.json" if self.static else f"/api/i18n?lang={code}"
+
+
+#: The server's layout.
+SERVER = Layout()
+
+
+def integrity(layout: Layout = SERVER) -> dict[str, str]:
     """The SHA-256 (hex) of every file the package ships that a browser keeps, by its
     address: the pages' small files, Pyodide's and the game's Python.  The service
-    worker keeps a copy only if it is that file (the pages and the catalogs, which the
-    server writes for each language, are not shipped files)."""
-    files = {f"/static/{p.relative_to(WEB_DIR).as_posix()}": p for p in _shell_files()}
-    files |= {f"/static/pyodide/{name}": WEB_DIR / "pyodide" / name for name in RUNTIME}
+    worker keeps a copy only if it is that file (the server's pages and catalogs, which
+    it writes for each language, are not shipped files; a static site adds its own)."""
+    return dict(_integrity(layout))
+
+
+@cache
+def _integrity(layout: Layout) -> tuple[tuple[str, str], ...]:
+    files = {f"{layout.assets}{p.relative_to(WEB_DIR).as_posix()}": p for p in _shell_files()}
+    files |= {f"{layout.runtime}{name}": WEB_DIR / "pyodide" / name for name in RUNTIME}
     digests = {url: hashlib.sha256(path.read_bytes()).hexdigest() for url, path in files.items()}
-    digests[f"/offline/king-{build()}.zip"] = hashlib.sha256(bundle()).hexdigest()
-    return digests
+    digests[layout.bundle] = hashlib.sha256(bundle()).hexdigest()
+    return tuple(digests.items())
 
 
-def manifest(languages: list[str]) -> dict[str, object]:
+def manifest(
+    languages: list[str], layout: Layout = SERVER, own: dict[str, str] | None = None
+) -> dict[str, object]:
     """What a browser keeps to play offline: the small files (kept on the first visit)
-    and the large ones (kept when the person asks), with the build they belong to and
-    each shipped file's digest."""
-    shell = [f"/static/{p.relative_to(WEB_DIR).as_posix()}" for p in _shell_files()]
-    strings = [f"/api/i18n?lang={code}" for code in languages]
-    large = [f"/static/pyodide/{name}" for name in RUNTIME]
-    large.append(f"/offline/king-{build()}.zip")
+    and the large ones (kept when the person asks, or at once on a static site), with
+    the build they belong to, where the site lives, and each shipped file's digest
+    (``own``: the digests of a static site's own files, its pages and catalogs)."""
+    shell = [f"{layout.assets}{p.relative_to(WEB_DIR).as_posix()}" for p in _shell_files()]
+    strings = [layout.catalog(code) for code in languages]
+    if layout.static:
+        strings.append(f"{layout.assets}levels.json")  # the home screen's levels
+    large = [f"{layout.runtime}{name}" for name in RUNTIME]
+    large.append(layout.bundle)
     size = sum((WEB_DIR / "pyodide" / name).stat().st_size for name in RUNTIME) + len(bundle())
     return {
         "build": build(),
-        "shell": [*PAGES, *shell, *strings],
+        "site": "static" if layout.static else "server",
+        "root": layout.root,
+        "pages": list(layout.pages),
+        "runtime": layout.runtime,
+        "shell": [*layout.pages, *shell, *strings],
         "large": large,
         "large_bytes": size,
-        "bundle": f"/offline/king-{build()}.zip",
-        "integrity": integrity(),
+        "bundle": layout.bundle,
+        "integrity": integrity(layout) | (own or {}),
     }
 
 
-def service_worker(languages: list[str]) -> str:
+def service_worker(
+    languages: list[str], layout: Layout = SERVER, own: dict[str, str] | None = None
+) -> str:
     """The service worker's script, with this build's manifest written into it (a new
     build is a new script, which is how a browser learns of it)."""
     template = (WEB_DIR / "js" / "offline" / "service_worker.js").read_text(encoding="utf-8")
-    return template.replace("__MANIFEST__", json.dumps(manifest(languages)), 1)
+    text = json.dumps(manifest(languages, layout, own), sort_keys=True)
+    return template.replace("__MANIFEST__", text, 1)

@@ -25,11 +25,9 @@ mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 #: The page's static files, shipped in the package.
 WEB_DIR = Path(str(resources.files("king") / "web"))
-_CSP = (
-    "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; "
-    "script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; "
-    "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'"
-)
+#: The pages' policy (:data:`offline.CONTENT_POLICY`), and no page inside another's frame
+#: (a header only: a static site's pages cannot say it).
+_CSP = f"{offline.CONTENT_POLICY}; frame-ancestors 'none'"
 
 router = APIRouter()
 

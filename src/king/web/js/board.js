@@ -8,6 +8,7 @@ import { fixed, renderLost, renderTotals, SEAT_COLOURS } from "./board_chart.js"
 import { cardFace, cardLabel, position, RED_SUITS, SUIT_SYMBOLS } from "./cards.js";
 import { offlineManifest } from "./offline/install.js";
 import { errorText } from "./reasons.js";
+import { assetUrl, STATIC_SITE } from "./site.js";
 import { contractName } from "./render.js";
 import { applyStrings, installLanguageSelect, language, loadStrings, onLanguageChange, t } from "./strings.js";
 
@@ -652,7 +653,7 @@ async function openOffline() {
     banner(t("offline.unavailable"));
     return;
   }
-  const worker = new Worker("/static/js/offline/worker.js", { type: "module" });
+  const worker = new Worker(assetUrl("js/offline/worker.js"), { type: "module" });
   const answer = await new Promise((resolve) => {
     worker.addEventListener("message", (event) => {
       if (event.data.kind === "board" || event.data.kind === "failed") resolve(event.data);
@@ -669,6 +670,10 @@ async function openOffline() {
   view.source = { record: answer.record };
   showBoard(data.board, null);
   offerDownload(answer.record);
+  if (STATIC_SITE) {
+    analyseOnDevice(worker, manifest, answer.record); // no server behind a static site
+    return;
+  }
   try {
     const job = await call("POST", "/api/analysis", answer.record);
     worker.terminate();
@@ -712,6 +717,11 @@ function analyseOnDevice(worker, manifest, record) {
 
 function readFile(file) {
   if (!file) return;
+  if (STATIC_SITE) {
+    // Reading a record is the server's (it checks it as king replay does).
+    banner(t("site.boardFile"));
+    return;
+  }
   const reader = new FileReader();
   reader.addEventListener("load", () => openRecord(String(reader.result), file.name));
   reader.addEventListener("error", () => banner(t("analysis.notJson", { file: file.name })));
@@ -753,7 +763,8 @@ async function main() {
   $("board").dataset.ready = "true";
   const query = new URLSearchParams(window.location.search);
   const table = query.get("table");
-  if (query.has("offline")) await openOffline();
+  // A static site's board is the board of the game on this device.
+  if (query.has("offline") || STATIC_SITE) await openOffline();
   else if (table) await openTable(table);
 }
 

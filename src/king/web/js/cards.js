@@ -1,5 +1,6 @@
 // Card elements: the shipped SVG faces, names for screen readers, seat positions.
 
+import { assetUrl } from "./site.js";
 import { t } from "./strings.js";
 
 export const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
@@ -13,7 +14,7 @@ export function cardLabel(code) {
 
 export function cardImage(code) {
   const img = document.createElement("img");
-  img.src = `/static/cards/${code}.svg`;
+  img.src = assetUrl(`cards/${code}.svg`);
   img.alt = code === "back" ? "" : cardLabel(code);
   img.draggable = false;
   img.className = "card-face";

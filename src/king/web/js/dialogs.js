@@ -6,6 +6,7 @@ import { cardFace, cardGroups } from "./cards.js";
 import { renderMarkdown } from "./markdown.js";
 import { formatNumber } from "./people.js";
 import { contractBoard, contractName, el, seatName, wrap } from "./render.js";
+import { pageUrl } from "./site.js";
 import { botName, t } from "./strings.js";
 
 function open(dialog) {
@@ -236,7 +237,7 @@ export function showSheet(ctx, recordUrl, onAgain = null) {
     link.setAttribute("download", "");
     buttons.append(link);
     const board = el("a", "button", t("lobby.board"));
-    board.href = ctx.offline ? "/board?offline" : api.boardUrl(ctx.table.id);
+    board.href = ctx.offline ? pageUrl("board", "?offline") : api.boardUrl(ctx.table.id);
     board.id = "btn-board";
     buttons.append(board);
     const fresh = el("a", "button", t("over.newTable"));

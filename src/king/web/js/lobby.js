@@ -7,6 +7,7 @@ import { api, ApiError, copyText, inviteLink, loadName, loadSite, loadToken, sav
 import { showRules } from "./dialogs.js";
 import { keepOffline, keepWhenInstalled, offlineManifest, offlineStatus, registerServiceWorker } from "./offline/install.js";
 import { errorText } from "./reasons.js";
+import { pageUrl } from "./site.js";
 import { applyStrings, botName, installLanguageSelect, loadStrings, onLanguageChange, t } from "./strings.js";
 
 const $ = (id) => document.getElementById(id);
@@ -219,7 +220,7 @@ async function createForFriends(event) {
  * (learn.js: each lesson at its moment, skippable). */
 function learn() {
   if (!$("offline-unreachable").hidden) {
-    window.location.assign("/offline?learn"); // no server: the lessons play on this device
+    window.location.assign(pageUrl("offline", "?learn")); // no server: the lessons play on this device
     return;
   }
   const seats = [1, 2, 3].map(() => ({ kind: "bot", bot: "rule" }));
@@ -314,7 +315,7 @@ function renderLevelChoice() {
   $("home-level-help").textContent = [t(`level.${current}.help`), figure].filter(Boolean).join(" · ");
   // The offline game plays every level (the engine runs in the page).
   const offline = bot?.offline ? `?bots=${current},${current},${current}` : "";
-  $("link-offline").href = `/offline${offline}`;
+  $("link-offline").href = pageUrl("offline", offline);
 }
 
 function signed(value) {
@@ -405,7 +406,7 @@ async function serverUnreachable() {
   if (kept === null) kept = Boolean((await offlineStatus())?.kept);
   if (kept && !sessionStorage.getItem("king:stayInLobby")) {
     sessionStorage.setItem("king:stayInLobby", "1"); // once: the lobby link brings them back
-    window.location.assign("/offline");
+    window.location.assign(pageUrl("offline"));
   }
 }
 

@@ -3,6 +3,8 @@
 // holds a word of its own: every string the page shows is a key of that catalog.
 // Placeholders are written {name}; t() fills them in.
 
+import { assetUrl, SITE_LANGUAGES, STATIC_SITE } from "./site.js";
+
 const STORE_KEY = "king:lang";
 
 let messages = {};
@@ -54,11 +56,27 @@ function urlLanguage() {
   return new URLSearchParams(window.location.search).get("lang");
 }
 
+/** The first of ``wanted`` (codes or locales: "tr-TR") that the static site ships, else
+ * English: a server makes this choice itself (GET /api/i18n). */
+function siteLanguage(wanted) {
+  for (const value of wanted) {
+    const code = String(value ?? "").trim().toLowerCase().split(/[-_]/)[0];
+    if (SITE_LANGUAGES.includes(code)) return code;
+  }
+  return "en";
+}
+
+/** Where the catalog of the first language of ``wanted`` is: the server's API, or the
+ * static site's file of that language. */
+function catalogUrl(wanted) {
+  if (STATIC_SITE) return assetUrl(`i18n/${siteLanguage(wanted)}.json`);
+  return `/api/i18n?lang=${encodeURIComponent(wanted.filter(Boolean).join(",").slice(0, 480))}`;
+}
+
 async function fetchCatalog(wanted) {
-  const query = encodeURIComponent(wanted.filter(Boolean).join(",").slice(0, 480));
   for (let attempt = 0; ; attempt += 1) {
     try {
-      const response = await fetch(`/api/i18n?lang=${query}`);
+      const response = await fetch(catalogUrl(wanted));
       if (response.ok) return await response.json();
     } catch {
       // the server is restarting: try again a little later

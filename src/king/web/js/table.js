@@ -17,6 +17,7 @@ import { askToJoin, showInvite, showLastTrick, showRules, showSheet, showSummary
 import { installKeys, renderHand, usingKeyboard } from "./hand.js";
 import { askHint, receiveHint, renderHints } from "./hints.js";
 import { errorText } from "./reasons.js";
+import { onOfflinePage, pageUrl, STATIC_SITE } from "./site.js";
 import {
   gatherTrick,
   renderContract,
@@ -32,7 +33,7 @@ import { applyStrings, installLanguageSelect, loadStrings, onLanguageChange, t }
 const tableId = decodeURIComponent(window.location.pathname.split("/").filter(Boolean).pop() ?? "");
 const params = new URLSearchParams(window.location.search);
 /** The game with no server: the table runs in a Web Worker (offline/worker.js). */
-const offline = window.location.pathname === "/offline";
+const offline = onOfflinePage();
 /** The offline game's record is made by the worker, on demand (see downloadRecord). */
 const recordUrl = () => (offline ? "#offline-record" : api.recordUrl(tableId));
 
@@ -58,7 +59,7 @@ const ctx = {
   hint: null,
   hintAsked: null,
   /** The game runs in this page's worker, with no server (/offline). */
-  offline: window.location.pathname === "/offline",
+  offline: onOfflinePage(),
 };
 const queue = [];
 /** Learn King's lessons (a table opened with ?learn), or null. */
@@ -158,7 +159,7 @@ function queryAfterThisGame() {
 async function playAgain() {
   if (offline) {
     await connection.newGame();
-    window.location.assign(`/offline${queryAfterThisGame()}`);
+    window.location.assign(pageUrl("offline", queryAfterThisGame()));
     return;
   }
   if (!ctx.token) return;
@@ -195,7 +196,8 @@ function renderAll() {
   const free = ctx.table ? ctx.table.seats.filter((s) => !s.claimed).length : 0;
   document.getElementById("btn-invite").hidden = !(ctx.table?.status === "waiting" && free > 0);
   document.getElementById("badge-rated").hidden = !ctx.table?.rated;
-  document.getElementById("badge-offline").hidden = !offline;
+  // A static site has no other game to tell this one from.
+  document.getElementById("badge-offline").hidden = !offline || STATIC_SITE;
   document.getElementById("link-offline").hidden = offline;
   const turn = ctx.state && ctx.seat !== null && ctx.state.view.to_act === ctx.seat;
   document.title = `${turn ? "● " : ""}${t("table.title", { id: tableId })}`;
@@ -573,7 +575,7 @@ function onOffline(news) {
     document.body.dataset.offlineMs = String(news.ms);
     document.body.dataset.offlineBuild = news.build;
     if (news.wasmBytes) document.body.dataset.offlineMemory = String(news.wasmBytes);
-    if (news.resumed) toast(t(news.newer ? "offline.update" : "offline.resumed"));
+    if (news.resumed) toast(t(news.newer || updateWaiting ? "offline.update" : "offline.resumed"));
   }
   if (news.kind === "failed") banner(t("offline.failed", { error: news.error }));
   if (news.kind === "busy") banner(t("offline.busy"));
@@ -629,6 +631,9 @@ async function downloadRecord() {
   window.setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
+/** Whether a newer version took over while this game goes on (it starts next game). */
+let updateWaiting = false;
+
 async function connectOffline() {
   ctx.token = "offline";
   banner(t("offline.loading.runtime"));
@@ -652,7 +657,9 @@ async function connectOffline() {
   // (A page's first service worker taking it over is no news.)
   const before = navigator.serviceWorker?.controller;
   navigator.serviceWorker?.addEventListener("controllerchange", () => {
-    if (before) toast(t("offline.update"));
+    if (!before) return;
+    updateWaiting = true; // said again if the saved game's news comes after
+    toast(t("offline.update"));
   });
 }
 
@@ -661,6 +668,10 @@ async function renderKeep() {
   const button = document.getElementById("btn-keep");
   const status = await offlineStatus();
   if (!status || status.kept) return;
+  if (STATIC_SITE) {
+    keepOffline(null); // no server to come back to: kept at once
+    return;
+  }
   button.hidden = false;
   button.addEventListener("click", async () => {
     button.disabled = true;

@@ -3,6 +3,8 @@
 // onMessage/onStatus handlers — to a table that runs in a Web Worker (worker.js).
 // Besides: the game's record, a new game, and what the worker says while it starts.
 
+import { assetUrl } from "../site.js";
+
 const PROTOCOL = 1;
 
 export class LocalConnection {
@@ -22,7 +24,7 @@ export class LocalConnection {
   }
 
   open() {
-    const worker = new Worker("/static/js/offline/worker.js", { type: "module" });
+    const worker = new Worker(assetUrl("js/offline/worker.js"), { type: "module" });
     this.worker = worker;
     worker.addEventListener("message", (event) => this.receive(event.data));
     worker.addEventListener("error", (event) => {
@@ -75,8 +77,9 @@ export class LocalConnection {
     });
   }
 
-  /** Forget the game in play and keep a new one; resolves once it is saved. */
-  newGame(options = this.options) {
+  /** Forget the game in play (the page then opens the table again, which deals the
+   * next one); resolves once it is forgotten. */
+  newGame() {
     return new Promise((resolve) => {
       const listener = (event) => {
         if (event.data.kind !== "fresh") return;
@@ -84,7 +87,7 @@ export class LocalConnection {
         resolve();
       };
       this.worker.addEventListener("message", listener);
-      this.worker.postMessage({ kind: "new", options });
+      this.worker.postMessage({ kind: "new" });
     });
   }
 

@@ -1,11 +1,13 @@
 // The page's side of the service worker (/sw.js): register it, keep the offline game's
 // large files when the person asks (or installs the app), and say whether they are kept.
 
+import { siteUrl } from "../site.js";
+
 /** Register the service worker (every page does; it keeps the small files at once).
  * A person who kept an older build for offline play gets this one's files kept too. */
 export function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return Promise.resolve(null);
-  const registered = navigator.serviceWorker.register("/sw.js").catch(() => null);
+  const registered = navigator.serviceWorker.register(siteUrl("sw.js")).catch(() => null);
   registered.then(() => keepNewerBuild()).catch(() => null);
   return registered;
 }
@@ -66,7 +68,7 @@ export function keepWhenInstalled() {
 /** The offline game's manifest: the build and its files (the service worker answers
  * with its own when the server cannot be reached). */
 export async function offlineManifest() {
-  const response = await fetch("/offline/manifest.json");
+  const response = await fetch(siteUrl("offline/manifest.json"));
   if (!response.ok) throw new Error(`no offline manifest (${response.status})`);
   return response.json();
 }

@@ -1,11 +1,14 @@
-// King's service worker, served at /sw.js with this build's manifest written in
-// (king.server.http.offline): it keeps the pages' small files on the first visit, and the
-// large ones (Pyodide and the game's Python) only when the person asks to keep the game
-// for offline play (or installs the app), each in a cache named by the build.  Online,
-// every page and file comes from the server as before; only when the server cannot be
-// reached does the kept copy answer.  A new build is a new script: it takes over at
-// once, but the offline game of an older build goes on from that build's cache until
-// the game is over (the worker then removes it: offline/worker.js).
+// King's service worker, served at /sw.js (or at a static site's root) with this build's
+// manifest written in (king.server.http.offline): it keeps the pages' small files on the
+// first visit, and the large ones (Pyodide and the game's Python) when the person asks
+// to keep the game for offline play (or installs the app; a static site's pages ask at
+// once), each in a cache named by the build.  At a server, every page and file comes
+// from the server as before; only when the server cannot be reached does the kept copy
+// answer.  A static site has no server to ask first: every file of this build is
+// answered from its cache (kept, and checked, when this build installed), so a page
+// never mixes two builds.  A new build is a new script: it takes over at once (the next
+// visit runs it), but the offline game of an older build goes on from that build's
+// cache until the game is over (the worker then removes it: offline/worker.js).
 //
 // Every file the manifest names a SHA-256 for (the shipped files: scripts, styles,
 // fonts, cards, Pyodide, the game's Python) is kept only if its bytes are that file: a
@@ -20,6 +23,11 @@ const LARGE = `king-offline-${MANIFEST.build}`;
 const PATIENCE = 4000;
 /** The SHA-256 (hex) of each shipped file, by its address. */
 const INTEGRITY = MANIFEST.integrity;
+/** The static site (no server behind its files), and where it lives. */
+const STATIC_SITE = MANIFEST.site === "static";
+const ROOT = MANIFEST.root;
+const SHELL_FILES = new Set(MANIFEST.shell);
+const LARGE_FILES = new Set(MANIFEST.large);
 
 /** Whether a response holds the bytes this build names for ``url`` (any response for
  * an address the manifest names no digest for: a page, a catalog). */
@@ -79,8 +87,11 @@ self.addEventListener("install", (event) => {
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
+      // A static site's older files stay until its game is over (a page of the older
+      // build still draws its cards from them: offline/worker.js removes them then);
+      // a server serves its files again.
       for (const name of await caches.keys()) {
-        if (name.startsWith("king-shell-") && name !== SHELL) await caches.delete(name);
+        if (!STATIC_SITE && name.startsWith("king-shell-") && name !== SHELL) await caches.delete(name);
       }
       await self.clients.claim();
     })(),
@@ -136,12 +147,48 @@ function stringsFallback(url) {
   return `/api/i18n?lang=${code}`;
 }
 
+/** A static site's file of this build: its kept copy, else its checked copy from the
+ * site (kept now: a file that failed while the build installed). */
+async function keptShell(url) {
+  const shell = await caches.open(SHELL);
+  const kept = await shell.match(url);
+  if (kept) return kept;
+  try {
+    const fresh = await fetchIntact(url);
+    await shell.put(url, fresh.clone());
+    return fresh;
+  } catch {
+    return Response.error();
+  }
+}
+
+/** The static site's answers: this build's files from its caches, this build's
+ * manifest (the page then runs the game's Python of the build that answered it), and
+ * anything else (another page's address) from the site. */
+function staticAnswer(request, path) {
+  if (LARGE_FILES.has(path) || path.startsWith(`${ROOT}offline/king-`)) return keptFirst(request);
+  if (path === `${ROOT}offline/manifest.json`) {
+    return new Response(JSON.stringify(MANIFEST), { headers: { "Content-Type": "application/json" } });
+  }
+  if (request.mode === "navigate") {
+    const page = path === `${ROOT}index.html` ? ROOT : path;
+    return MANIFEST.pages.includes(page) ? keptShell(page) : null;
+  }
+  if (SHELL_FILES.has(path)) return keptShell(path);
+  // An older build's file, for its page still open (the site serves only the newest).
+  if (path.startsWith(`${ROOT}static/`)) return caches.match(request).then((kept) => kept ?? fetch(request));
+  return null;
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   const path = url.pathname;
-  if (path.startsWith("/static/pyodide/") || path.startsWith("/offline/king-")) {
+  if (STATIC_SITE) {
+    const answer = staticAnswer(request, path);
+    if (answer) event.respondWith(answer);
+  } else if (path.startsWith("/static/pyodide/") || path.startsWith("/offline/king-")) {
     event.respondWith(keptFirst(request));
   } else if (path === "/offline/manifest.json") {
     event.respondWith(
@@ -152,22 +199,49 @@ self.addEventListener("fetch", (event) => {
   } else if (path === "/api/i18n") {
     event.respondWith(networkFirst(request, stringsFallback(url)));
   } else if (request.mode === "navigate") {
-    const page = MANIFEST.shell.includes(path) ? path : "/";
+    const page = MANIFEST.pages.includes(path) ? path : "/";
     event.respondWith(networkFirst(request, page));
   } else if (path.startsWith("/static/")) {
     event.respondWith(networkFirst(request));
   }
 });
 
-/** Keep every large file of this build, telling the page how far it got. */
-async function keepLarge(client) {
-  const cache = await caches.open(LARGE);
-  let done = 0;
-  for (const url of MANIFEST.large) {
-    if (!(await cache.match(url))) await keep(cache, url);
-    done += 1;
-    client?.postMessage({ type: "keep-progress", done, total: MANIFEST.large.length });
+/** An older build's copy of ``url`` that is this build's file (Pyodide, unchanged from
+ * one build to the next, is not fetched again), or null. */
+async function keptBefore(url) {
+  for (const name of await caches.keys()) {
+    if (name === LARGE || !name.startsWith("king-offline-")) continue;
+    const kept = await (await caches.open(name)).match(url);
+    if (kept && (await intact(url, kept))) return kept;
   }
+  return null;
+}
+
+/** The pages waiting for the large files to be kept, told how far it got. */
+const waiting = new Set();
+let keeping = null;
+
+/** Keep every large file of this build once (a second page that asks meanwhile waits
+ * for the same), telling every page that asked how far it got. */
+function keepLarge(client) {
+  if (client) waiting.add(client);
+  keeping ??= (async () => {
+    const cache = await caches.open(LARGE);
+    let done = 0;
+    for (const url of MANIFEST.large) {
+      if (!(await cache.match(url))) {
+        const before = await keptBefore(url);
+        if (before) await cache.put(url, before);
+        else await keep(cache, url);
+      }
+      done += 1;
+      for (const page of waiting) page.postMessage({ type: "keep-progress", done, total: MANIFEST.large.length });
+    }
+  })().finally(() => {
+    keeping = null;
+    waiting.clear();
+  });
+  return keeping;
 }
 
 async function isKept() {

@@ -5,7 +5,7 @@
 // offline/connection.js as it talks to a server's WebSocket.
 //
 // Messages from the page: {kind: "start", options}, {kind: "send", text},
-// {kind: "detach"}, {kind: "new", options}, {kind: "record"}, and from the analysis
+// {kind: "detach"}, {kind: "new"}, {kind: "record"}, and from the analysis
 // board {kind: "board", options}: the saved game's board document, and
 // {kind: "analyse", options, record}: the record analysed on the device.
 // Messages to the page: {kind: "progress", step}, {kind: "ready", build, resumed},
@@ -13,10 +13,8 @@
 // {kind: "failed", error}, {kind: "fresh"}, {kind: "board", board, record},
 // {kind: "analysis-progress", done, total}, {kind: "analysis", record}.
 
-import { loadPyodide } from "/static/pyodide/pyodide.mjs";
 import { deleteSaved, readSaved, writeSaved } from "./storage.js";
 
-const PYODIDE = "/static/pyodide/";
 const SOURCES = "/home/pyodide/king-offline";
 
 let python = null;
@@ -39,26 +37,32 @@ function texts(proxy) {
  * (a newer build waits for the next game: never a switch in the middle of one). */
 async function bundleFor(manifest, saved) {
   if (!saved || saved.over || !saved.build || saved.build === manifest.build) return manifest.bundle;
-  const older = `/offline/king-${saved.build}.zip`;
+  const older = manifest.bundle.replace(`king-${manifest.build}.zip`, `king-${saved.build}.zip`);
   return (await caches.match(older)) ? older : manifest.bundle;
 }
 
 /** A new game begins with this build: the kept files of older ones go (once this
- * build's are all kept, so that the device is never left with none). */
+ * build's are all kept, so that the device is never left with none), and a static
+ * site's older pages' files (kept while a game of theirs went on). */
 async function forgetOlderBuilds(manifest) {
   const mine = await caches.open(`king-offline-${manifest.build}`);
   const kept = await Promise.all(manifest.large.map((url) => mine.match(url)));
   if (!kept.every(Boolean)) return;
+  const own = [`king-offline-${manifest.build}`, `king-shell-${manifest.build}`];
   for (const name of await caches.keys()) {
-    if (name.startsWith("king-offline-") && name !== `king-offline-${manifest.build}`) await caches.delete(name);
+    if (name.startsWith("king-offline-") && !own.includes(name)) await caches.delete(name);
+    if (manifest.site === "static" && name.startsWith("king-shell-") && !own.includes(name)) await caches.delete(name);
   }
 }
 
 async function boot(manifest, bundle = manifest.bundle) {
   post({ kind: "progress", step: "runtime" });
+  // Pyodide's folder is the manifest's: the server's /static/pyodide/, or a static
+  // site's folder named by its files' digest.
+  const { loadPyodide } = await import(`${manifest.runtime}pyodide.mjs`);
   python = await loadPyodide({
-    indexURL: PYODIDE,
-    lockFileURL: `${PYODIDE}pyodide-lock.json`,
+    indexURL: manifest.runtime,
+    lockFileURL: `${manifest.runtime}pyodide-lock.json`,
     packages: [],
     fullStdLib: false,
   });
@@ -68,7 +72,7 @@ async function boot(manifest, bundle = manifest.bundle) {
   python.unpackArchive(await response.arrayBuffer(), "zip", { extractDir: SOURCES });
   python.runPython(`import sys\nsys.path.insert(0, ${JSON.stringify(SOURCES)})`);
   tables = python.pyimport("king.offline.table");
-  build = bundle === manifest.bundle ? manifest.build : bundle.slice("/offline/king-".length, -".zip".length);
+  build = bundle === manifest.bundle ? manifest.build : bundle.slice(bundle.lastIndexOf("/king-") + "/king-".length, -".zip".length);
 }
 
 function newTable(options) {
@@ -207,13 +211,12 @@ self.addEventListener("message", async (event) => {
       post({ kind: "record", text: table ? table.record_text() : null });
       break;
     case "new":
+      // The game is over (or refused): the page opens the table again, and that page's
+      // worker deals the new game under the newest build it has (this worker may run
+      // an older build's Python, kept for the game that just ended).
       self.clearTimeout(timer);
       table = null;
       await deleteSaved();
-      if (tables) {
-        table = newTable(message.options ?? {});
-        await save();
-      }
       post({ kind: "fresh" });
       break;
     default:
