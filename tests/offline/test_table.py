@@ -9,15 +9,16 @@ import json
 import pytest
 
 from king import __version__
+from king.board import board_document
 from king.bots import Bot, make_bot
 from king.cards import Card
 from king.game import Game
 from king.offline.saved import SavedGameError
-from king.offline.table import LocalTable, resume
+from king.offline.table import LocalTable, board_of_record, resume
 from king.record import replay
 from king.rules import Declaration
 from king.server.protocol import HintMessage
-from tests.support.games import play_record_again
+from tests.support.games import one_deal, play_record_again
 
 
 def _hello(table: LocalTable) -> list[dict[str, object]]:
@@ -170,3 +171,26 @@ def test_resume_says_why_a_save_cannot_go_on_in_a_word_the_page_translates() -> 
     ):
         found, code, sentence = resume(text)
         assert found is None and code == word and sentence
+
+
+def test_a_record_opened_on_the_device_is_laid_out_as_the_server_lays_it_out() -> None:
+    """A static site's board reads a record file on the device: the board the server's
+    ``POST /api/board`` makes, the record to analyse without the file's own analysis,
+    and the server's words for what is no record."""
+    record = one_deal(11)
+    record["analysis"] = {"engine": "anything"}
+    board, text = board_of_record(json.dumps(record))
+    assert board is not None
+    assert json.loads(board) == {"board": board_document(replay(record)), "analysis": None}
+    assert "analysis" not in json.loads(text)
+    assert replay(text).game.deals[0].plays == replay(record).game.deals[0].plays
+    assert board_of_record("[1]") == (
+        None,
+        "not a game record: a record is a JSON object, not list",
+    )
+    broken = one_deal(11)
+    broken["deals"][0]["plays"] = "2C 2C"
+    refused, why = board_of_record(json.dumps(broken))
+    assert refused is None and why.startswith("the record is not valid: ")
+    empty = {"format": "king-record/1", "rules": "classic", "deals": []}
+    assert board_of_record(json.dumps(empty)) == (None, "the record has no declared deal to show")

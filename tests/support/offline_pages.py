@@ -3,29 +3,63 @@ keeping the game for offline play from the lobby, and tapping what the table ask
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.support.pages import CHOICES, LEGAL, asked
+from tests.support.pages import CHOICES, CHROMIUM, CHROMIUM_ARGS, LEGAL, asked
 from tests.support.services import run_king
 
-__all__ = ["downloaded_record", "keep_for_offline", "phone", "tap_what_is_asked"]
+__all__ = [
+    "PHONE",
+    "downloaded_record",
+    "keep_for_offline",
+    "phone",
+    "profiled_phone",
+    "tap_what_is_asked",
+]
+
+
+#: A phone upright, touched, with no animations to wait for.
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "has_touch": True,
+    "is_mobile": True,
+    "reduced_motion": "reduce",
+}
 
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[BrowserContext]:
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844},
-        has_touch=True,
-        is_mobile=True,
-        reduced_motion="reduce",
-    )
+    context = browser.new_context(**PHONE)
     yield context
     context.close()
+
+
+@contextmanager
+def profiled_phone(folder: Path) -> Iterator[BrowserContext]:
+    """A phone's Chromium with a profile of its own in ``folder`` (not the incognito
+    context a plain Playwright context is, where Chromium installs no app)."""
+    if not CHROMIUM.exists():
+        pytest.fail("Debian's chromium is missing: apt-get install -y chromium")
+    home = folder / "home"
+    home.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            folder / "profile",
+            executable_path=str(CHROMIUM),
+            args=CHROMIUM_ARGS,
+            env={**os.environ, "HOME": str(home)},
+            **PHONE,
+        )
+        yield context
+        context.close()
 
 
 def keep_for_offline(page: Page, url: str) -> None:

@@ -148,7 +148,8 @@ def documented_proxy(
     return Caddy(folder, https, http, caddy_site(block, https, http, backends, cert))
 
 
-def _wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+def wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Until ``process`` listens on ``port`` (its ``log`` said when it exits first)."""
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         assert process.poll() is None, f"it exited ({process.returncode}):\n{log.read_text()}"
@@ -157,6 +158,18 @@ def _wait_for_port(port: int, process: subprocess.Popen[bytes], log: Path) -> No
                 return
         time.sleep(0.05)
     raise AssertionError(f"nothing listens on {port} after 20 s:\n{log.read_text()}")
+
+
+def stop_process(process: subprocess.Popen[bytes]) -> None:
+    """End ``process`` by its pid: SIGTERM, then SIGKILL after 10 s."""
+    if process.poll() is not None:
+        return
+    os.kill(process.pid, signal.SIGTERM)
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(10)
 
 
 class ReverseProxy:
@@ -207,20 +220,13 @@ class ReverseProxy:
                 stdin=subprocess.DEVNULL,
                 env=self.environment(),
             )
-        _wait_for_port(self.https, self._process, self.log)
-        _wait_for_port(self.http, self._process, self.log)
+        wait_for_port(self.https, self._process, self.log)
+        wait_for_port(self.http, self._process, self.log)
         return self
 
     def stop(self) -> None:
-        process = self._process
-        if process is None or process.poll() is not None:
-            return
-        os.kill(process.pid, signal.SIGTERM)
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            os.kill(process.pid, signal.SIGKILL)
-            process.wait(10)
+        if self._process is not None:
+            stop_process(self._process)
 
     def output(self) -> str:
         return self.log.read_text(errors="replace") if self.log.exists() else ""

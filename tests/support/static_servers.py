@@ -6,11 +6,8 @@ process id."""
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,35 +15,13 @@ from pathlib import Path
 from benchmarks.server_process import free_port
 from tests.support import ROOT
 from tests.support.documented import documented_block, need
-from tests.support.reverse_proxies import CADDY
+from tests.support.reverse_proxies import CADDY, stop_process, wait_for_port
 
 __all__ = ["caddy_file_server", "python_http_server"]
 
 #: The documented site's name and folder, which a test replaces with its own.
 DOCUMENTED_SITE = "king.example.org {"
 DOCUMENTED_ROOT = "root * /srv/king"
-
-
-def _wait(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        assert process.poll() is None, f"it exited ({process.returncode}):\n{log.read_text()}"
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.05)
-    raise AssertionError(f"nothing listens on {port} after 20 s:\n{log.read_text()}")
-
-
-def _stop(process: subprocess.Popen[bytes]) -> None:
-    if process.poll() is not None:
-        return
-    os.kill(process.pid, signal.SIGTERM)
-    try:
-        process.wait(10)
-    except subprocess.TimeoutExpired:
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(10)
 
 
 @contextmanager
@@ -56,10 +31,10 @@ def _serving(command: list[str], port: int, log: Path, env: dict[str, str]) -> I
             command, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env
         )
     try:
-        _wait(port, process, log)
+        wait_for_port(port, process, log)
         yield f"http://127.0.0.1:{port}"
     finally:
-        _stop(process)
+        stop_process(process)
 
 
 @contextmanager

@@ -22,12 +22,12 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, sync_playwright
+from playwright.sync_api import BrowserContext, Page
 
 import king
 from tests.support.games import play_record_again
-from tests.support.offline_pages import downloaded_record, tap_what_is_asked
-from tests.support.pages import CHROMIUM, CHROMIUM_ARGS, asked, hand, watch_errors
+from tests.support.offline_pages import downloaded_record, profiled_phone, tap_what_is_asked
+from tests.support.pages import asked, hand, watch_errors
 from tests.support.services import run_king
 from tests.support.static_servers import caddy_file_server, python_http_server
 
@@ -38,23 +38,8 @@ pytestmark = pytest.mark.slow
 def phone(tmp_path: Path) -> Iterator[BrowserContext]:
     """A phone's browser with a profile of its own (Chromium installs no app from an
     incognito context, which a plain Playwright context is)."""
-    if not CHROMIUM.exists():
-        pytest.fail("Debian's chromium is missing: apt-get install -y chromium")
-    home = tmp_path / "home"
-    home.mkdir()
-    with sync_playwright() as playwright:
-        context = playwright.chromium.launch_persistent_context(
-            tmp_path / "profile",
-            executable_path=str(CHROMIUM),
-            args=CHROMIUM_ARGS,
-            env={**os.environ, "HOME": str(home)},
-            viewport={"width": 390, "height": 844},
-            has_touch=True,
-            is_mobile=True,
-            reduced_motion="reduce",
-        )
+    with profiled_phone(tmp_path) as context:
         yield context
-        context.close()
 
 
 def write_site(folder: Path, *args: str, package: Path | None = None) -> str:
@@ -177,6 +162,21 @@ def test_a_plain_static_server_serves_an_installable_game_that_plays_whole_offli
     assert page.locator("#dlg-sheet #btn-board").get_attribute("href") == "/board.html?offline"
     board = phone.new_page()
     board.goto(f"{url}/board.html?offline")
+    board.locator("#analysis-progress").wait_for(timeout=60000)
+    assert board.locator("#step-deal option").count() == 20
+    # A record file opened on the board: checked, laid out and analysed on the device
+    # too; one that is no record is refused in words.
+    board.goto(f"{url}/board.html")
+    board.wait_for_selector("#board[data-ready=true]")
+    bad = tmp_path / "notes.json"
+    bad.write_text('{"format": "king-record/1", "rules": "classic"}', encoding="utf-8")
+    board.set_input_files("#board-file", str(bad))
+    board.wait_for_function(
+        "() => document.getElementById('banner')?.textContent.includes('notes.json')"
+    )
+    assert "not a game record" in board.locator("#banner").inner_text()
+    board.set_input_files("#board-file", str(tmp_path / "site-game.json"))
+    board.wait_for_selector("#board[data-state=shown]", timeout=60000)
     board.locator("#analysis-progress").wait_for(timeout=60000)
     assert board.locator("#step-deal option").count() == 20
     board.close()

@@ -17,6 +17,7 @@ import pytest
 from benchmarks.server_process import ServerProcess
 from king.bots.levels import LEVELS
 from king.cards import DECK
+from king.server.http import offline
 from king.server.http.app import WEB_DIR
 from tests.support.scripts import load_script
 
@@ -79,8 +80,16 @@ def test_pyodide_is_told_to_load_everything_from_the_page_s_own_server() -> None
     found = set(re.findall(r"https?://[\w./-]+", loader))
     assert found == {"https://cdn.jsdelivr.net/pyodide/v"}, found
     worker = (WEB_DIR / "js" / "offline" / "worker.js").read_text(encoding="utf-8")
-    assert 'const PYODIDE = "/static/pyodide/";' in worker
-    assert "indexURL: PYODIDE," in worker and "lockFileURL: `${PYODIDE}pyodide-lock.json`" in worker
+    assert "import(`${manifest.runtime}pyodide.mjs`)" in worker
+    assert "indexURL: manifest.runtime," in worker
+    assert "lockFileURL: `${manifest.runtime}pyodide-lock.json`" in worker
+    # The manifest's folder is the page's own: the server's, or a static site's.
+    assert offline.manifest(["en"])["runtime"] == "/static/pyodide/"
+    static = offline.Layout(root="/king/", static=True)
+    assert (
+        offline.manifest(["en"], static)["runtime"]
+        == f"/king/static/pyodide-{offline.runtime_digest()}/"
+    )
 
 
 def test_the_card_faces_are_what_the_generator_draws() -> None:
@@ -123,6 +132,7 @@ def test_every_shown_string_is_in_the_catalogs() -> None:
     # Pages hold no text of their own: every visible word comes from the dictionary.
     for page in web_files(".html"):
         body = re.split(r"<body[^>]*>", page.read_text(), maxsplit=1)[1]
+        body = re.sub(r"<code>.*?</code>", " ", body, flags=re.DOTALL)  # commands, not words
         text = re.sub(r"<[^>]+>", " ", body)
         words = [w for w in text.split() if re.search(r"[A-Za-z]", w)]
         assert not words, (page.name, words)

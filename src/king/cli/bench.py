@@ -18,7 +18,7 @@ from king.cli.options import Json
 
 __all__ = ["BENCHMARKS", "bench_command"]
 
-BENCHMARKS = ("engine", "search", "solver", "load", "cluster", "env", "offline")
+BENCHMARKS = ("engine", "search", "solver", "load", "cluster", "env", "offline", "site")
 
 
 def _benchmark_module(name: str) -> ModuleType:

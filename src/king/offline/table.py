@@ -24,7 +24,7 @@ from king.messages import MessageError
 from king.offline.requests import read_request
 from king.offline.saved import SavedGame, SavedGameError, read_saved, write_saved
 from king.phase import Phase
-from king.record import distinct_names, dump, replay, to_record
+from king.record import RecordError, distinct_names, dump, replay, to_record
 from king.rules import Contract, Declaration, Rules, RulesError
 from king.table_rules import RefusedError, bot_pause_before, refusal
 
@@ -364,6 +364,24 @@ def board_of_saved(text: str) -> tuple[str | None, str | None]:
         return None, "not_over"  # the board shows every hand: not while they are in play
     record = found.record_text()
     return messages.dumps({"board": board_document(replay(record)), "analysis": None}), record
+
+
+def board_of_record(text: str) -> tuple[str | None, str]:
+    """A record a person opened on the device (a static site has no server to read it),
+    laid out for the analysis board as ``POST /api/board`` lays it out: the board's
+    document and the record to analyse (as JSON texts; its own analysis section is set
+    aside, the device analyses it afresh), or ``None`` and why it cannot be shown, in the
+    server's words."""
+    try:
+        report = replay(text)
+    except RecordError as error:
+        return None, f"not a game record: {error}"
+    if report.fault is not None:
+        return None, f"the record is not valid: {report.fault}"
+    if not report.game.deals:
+        return None, "the record has no declared deal to show"
+    board = messages.dumps({"board": board_document(report), "analysis": None})
+    return board, dump(report.game, players=report.players)
 
 
 #: The offline analysis board's engine and its time per decision: the server's engine on

@@ -623,6 +623,10 @@ async function openRecord(text, fileName) {
     banner(t("analysis.notJson", { file: fileName }));
     return;
   }
+  if (STATIC_SITE) {
+    openRecordOnDevice(text, fileName);
+    return;
+  }
   try {
     data = await call("POST", "/api/board", text);
   } catch (error) {
@@ -645,22 +649,10 @@ async function openRecord(text, fileName) {
  * device (no server needed), and analysed by the server when it can be reached, else
  * on the device by the same engine in the worker. */
 async function openOffline() {
-  banner(t("offline.loading.runtime"));
-  let manifest;
-  try {
-    manifest = await offlineManifest();
-  } catch {
-    banner(t("offline.unavailable"));
-    return;
-  }
-  const worker = new Worker(assetUrl("js/offline/worker.js"), { type: "module" });
-  const answer = await new Promise((resolve) => {
-    worker.addEventListener("message", (event) => {
-      if (event.data.kind === "board" || event.data.kind === "failed") resolve(event.data);
-    });
-    worker.postMessage({ kind: "board", options: { manifest } });
-  });
-  if (answer.kind === "failed" || !answer.board) {
+  const manifest = await deviceManifest();
+  if (!manifest) return;
+  const [worker, answer] = await askWorker({ kind: "board", options: { manifest } });
+  if (answer.kind !== "board" || !answer.board) {
     worker.terminate();
     banner(answer.kind === "failed" ? t("offline.failed", { error: answer.error }) : t("offline.noGame"));
     return;
@@ -686,6 +678,50 @@ async function openOffline() {
     }
     analyseOnDevice(worker, manifest, answer.record);
   }
+}
+
+/** The offline game's manifest, saying that the game starts on the device; null (and
+ * why, in the banner) where the game is not kept here. */
+async function deviceManifest() {
+  banner(t("offline.loading.runtime"));
+  try {
+    return await offlineManifest();
+  } catch {
+    banner(t("offline.unavailable"));
+    return null;
+  }
+}
+
+/** A new offline worker (the game's Python on this device) and its answer to
+ * ``message``: the board, or why there is none. */
+async function askWorker(message) {
+  const worker = new Worker(assetUrl("js/offline/worker.js"), { type: "module" });
+  const answer = await new Promise((resolve) => {
+    worker.addEventListener("message", (event) => {
+      if (["board", "failed", "refused"].includes(event.data.kind)) resolve(event.data);
+    });
+    worker.postMessage(message);
+  });
+  return [worker, answer];
+}
+
+/** A record file opened on a static site's board: checked and laid out by the game's
+ * Python on this device (as a server's POST /api/board does), then analysed there. */
+async function openRecordOnDevice(text, fileName) {
+  const manifest = await deviceManifest();
+  if (!manifest) return;
+  const [worker, answer] = await askWorker({ kind: "board-record", options: { manifest }, record: text });
+  if (answer.kind !== "board") {
+    worker.terminate();
+    banner(t("analysis.badRecord", { file: fileName, reason: answer.sentence ?? answer.error }));
+    return;
+  }
+  banner(null);
+  view.source = { record: answer.record };
+  window.history.replaceState(null, "", window.location.pathname);
+  showBoard(JSON.parse(answer.board).board, null);
+  offerDownload(answer.record);
+  analyseOnDevice(worker, manifest, answer.record);
 }
 
 /** Analyse the record in the offline worker (the server cannot be reached), saying how
@@ -717,11 +753,6 @@ function analyseOnDevice(worker, manifest, record) {
 
 function readFile(file) {
   if (!file) return;
-  if (STATIC_SITE) {
-    // Reading a record is the server's (it checks it as king replay does).
-    banner(t("site.boardFile"));
-    return;
-  }
   const reader = new FileReader();
   reader.addEventListener("load", () => openRecord(String(reader.result), file.name));
   reader.addEventListener("error", () => banner(t("analysis.notJson", { file: file.name })));
@@ -763,8 +794,7 @@ async function main() {
   $("board").dataset.ready = "true";
   const query = new URLSearchParams(window.location.search);
   const table = query.get("table");
-  // A static site's board is the board of the game on this device.
-  if (query.has("offline") || STATIC_SITE) await openOffline();
+  if (query.has("offline")) await openOffline();
   else if (table) await openTable(table);
 }
 

@@ -567,6 +567,26 @@ function redraw() {
 
 /** What the offline table's worker says while it starts, and when a saved game cannot
  * go on. */
+/** The saved game goes on: say so, or that a newer version waits for the next game
+ * (the game's build is older than the page's, or than the service worker's now). */
+async function sayResumed(news) {
+  const status = news.newer || updateWaiting ? null : await offlineStatus().catch(() => null);
+  const newer = news.newer || updateWaiting || (status?.build && status.build !== news.build);
+  toast(t(newer ? "offline.update" : "offline.resumed"));
+}
+
+/** A newer version taking over this page while its game goes on starts with the next
+ * game: say so (listening from the page's first moment, so as not to miss it; a page's
+ * first service worker taking it over is no news). */
+function installUpdateNotice() {
+  const before = navigator.serviceWorker?.controller;
+  navigator.serviceWorker?.addEventListener("controllerchange", () => {
+    if (!before || !offline) return;
+    updateWaiting = true; // said again if the saved game's news comes after
+    toast(t("offline.update"));
+  });
+}
+
 function onOffline(news) {
   document.body.dataset.offline = news.kind;
   if (news.kind === "progress") banner(t(`offline.loading.${news.step}`));
@@ -575,7 +595,7 @@ function onOffline(news) {
     document.body.dataset.offlineMs = String(news.ms);
     document.body.dataset.offlineBuild = news.build;
     if (news.wasmBytes) document.body.dataset.offlineMemory = String(news.wasmBytes);
-    if (news.resumed) toast(t(news.newer || updateWaiting ? "offline.update" : "offline.resumed"));
+    if (news.resumed) sayResumed(news);
   }
   if (news.kind === "failed") banner(t("offline.failed", { error: news.error }));
   if (news.kind === "busy") banner(t("offline.busy"));
@@ -653,14 +673,6 @@ async function connectOffline() {
     downloadRecord();
   });
   renderKeep();
-  // A newer version took over while this game goes on: it starts with the next game.
-  // (A page's first service worker taking it over is no news.)
-  const before = navigator.serviceWorker?.controller;
-  navigator.serviceWorker?.addEventListener("controllerchange", () => {
-    if (!before) return;
-    updateWaiting = true; // said again if the saved game's news comes after
-    toast(t("offline.update"));
-  });
 }
 
 /** On the offline game: keep it for offline use (the button goes once it is kept). */
@@ -746,6 +758,7 @@ async function join() {
 }
 
 async function main() {
+  installUpdateNotice();
   registerServiceWorker();
   keepWhenInstalled();
   document.body.classList.toggle("offline-game", offline);

@@ -6,7 +6,8 @@
 //
 // Messages from the page: {kind: "start", options}, {kind: "send", text},
 // {kind: "detach"}, {kind: "new"}, {kind: "record"}, and from the analysis
-// board {kind: "board", options}: the saved game's board document, and
+// board {kind: "board", options}: the saved game's board document, {kind:
+// "board-record", options, record}: a record file's (a static site's board), and
 // {kind: "analyse", options, record}: the record analysed on the device.
 // Messages to the page: {kind: "progress", step}, {kind: "ready", build, resumed},
 // {kind: "message", text}, {kind: "refused", sentence}, {kind: "record", text},
@@ -189,6 +190,16 @@ self.addEventListener("message", async (event) => {
         const saved = await readSaved();
         const [board, record] = saved ? texts(tables.board_of_saved(saved.text)) : [null, null];
         post({ kind: "board", board, record });
+      } catch (error) {
+        post({ kind: "failed", error: String(error?.message ?? error) });
+      }
+      break;
+    case "board-record":
+      // A record a person opened on a static site's board (no server to read it).
+      try {
+        await boot(message.options.manifest);
+        const [board, answer] = texts(tables.board_of_record(message.record));
+        post(board ? { kind: "board", board, record: answer } : { kind: "refused", sentence: answer });
       } catch (error) {
         post({ kind: "failed", error: String(error?.message ?? error) });
       }
