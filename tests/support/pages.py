@@ -108,6 +108,18 @@ def play_until_summary(page: Page, timeout: float = 60) -> int:
     raise AssertionError("the deal did not end in time")
 
 
+def wait_for_promise(page: Page, function: str, arg: Any = None, timeout: float = 30) -> Any:
+    """Poll an ``async`` page function until what it resolves to is truthy.  (Playwright's
+    ``wait_for_function`` does not wait for a promise: a pending one is truthy at once.)"""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = page.evaluate(function, arg)
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out waiting for {function}"
+        page.wait_for_timeout(100)
+
+
 def hand(page: Page) -> list[str]:
     cards: list[str] = page.eval_on_selector_all(
         "#hand .card", "cards => cards.map(c => c.dataset.card)"

@@ -21,7 +21,7 @@ from king.server.http.offline import WEB_DIR
 from tests.support.altering_proxy import AlteringProxy
 from tests.support.games import play_record_again
 from tests.support.offline_pages import downloaded_record, keep_for_offline, tap_what_is_asked
-from tests.support.pages import asked, hand, serious_violations, watch_errors
+from tests.support.pages import asked, hand, serious_violations, wait_for_promise, watch_errors
 
 #: The offline game's address in the tests: bots that move at once.
 OFFLINE = "/offline?bot_pause=0"
@@ -166,8 +166,8 @@ def test_a_newer_build_waits_for_the_next_game_and_then_the_older_one_goes(
         page.goto(f"{server.url}/")
         page.evaluate(EDIT_SAVED, {"over": True})
         assert ready(page, server.url) == build
-        page.wait_for_function(
-            "async (old) => !(await caches.keys()).includes(`king-offline-${old}`)", arg=OLD
+        wait_for_promise(
+            page, "async (old) => !(await caches.keys()).includes(`king-offline-${old}`)", OLD
         )
 
 

@@ -6,8 +6,8 @@ and the site passes Chromium's installability checks; a whole game against Hard 
 survives a reload mid-deal, goes on with the server stopped and the network gone, and
 downloads a record ``king replay`` accepts (CPython's own for the same seed and bots,
 against Medium, whose cards do not depend on the machine's speed); a
-newer build published mid-game waits for the game in progress to end, and the next game
-is the new build's."""
+newer build published mid-game waits for the game in progress to end (offline too), and
+the next game is the new build's."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from playwright.sync_api import BrowserContext, Page
 import king
 from tests.support.games import play_record_again
 from tests.support.offline_pages import downloaded_record, profiled_phone, tap_what_is_asked
-from tests.support.pages import asked, hand, watch_errors
+from tests.support.pages import asked, hand, wait_for_promise, watch_errors
 from tests.support.services import run_king
 from tests.support.static_servers import caddy_file_server, python_http_server
 
@@ -196,7 +196,8 @@ def test_a_newer_build_published_mid_game_waits_for_the_next_game(
 ) -> None:
     folder = tmp_path / "site"
     first = write_site(folder, "--base-path", "/king/")
-    with caddy_file_server(folder, tmp_path) as url:
+    with ExitStack() as serving:
+        url = serving.enter_context(caddy_file_server(folder, tmp_path))
         page = phone.new_page()
         errors = watch_errors(page)
         open_home(page, f"{url}/")
@@ -215,36 +216,44 @@ def test_a_newer_build_published_mid_game_waits_for_the_next_game(
         assert deal_and_hand(page) == before
         assert build_of(page) == first
         # ...while the newer one is kept (only its Python travels: Pyodide is the same).
-        page.wait_for_function(
+        wait_for_promise(
+            page,
             """async (build) => {
               const cache = await caches.open(`king-offline-${build}`);
               return (await cache.keys()).length === 6;
             }""",
-            arg=newer,
-            timeout=60000,
+            newer,
+            timeout=60,
         )
+        # (The last toast's words stay in the page once it hides.)
         page.wait_for_function(
-            "() => document.getElementById('toast').textContent.includes('A new version')",
-            timeout=30000,
+            "() => document.getElementById('toast').textContent.includes('A new version')"
         )
+        while not mid_deal(page, 4):
+            tap_what_is_asked(page)
+        # Caddy stops and the network goes: the older build's game goes on all the same.
+        serving.close()
+        phone.set_offline(True)
+        before = deal_and_hand(page)
+        reopen(page, table)
+        assert deal_and_hand(page) == before and build_of(page) == first
         deadline = time.monotonic() + 900
         while asked(page) != "over":
             assert time.monotonic() < deadline, "the game did not end"
             tap_what_is_asked(page)
-        text = downloaded_record(page, tmp_path / "older-build.json")
-        assert play_record_again(text, ["rule", "rule", "rule"]) == json.loads(text)
-        # The next game is the new build's, and the older build's files go.
-        page.locator("#dlg-sheet #btn-again").tap()
-        page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=60000)
-        page.wait_for_selector("#hand .card", timeout=30000)
-        assert page.locator("#deal-number").get_attribute("data-deal") == "1"
-        assert build_of(page) == newer
-        page.wait_for_function(
-            "async (old) => !(await caches.keys()).some((name) => name.endsWith(old))",
-            arg=first,
-            timeout=30000,
-        )
-        assert caches_of(page) == [f"king-offline-{newer}", f"king-shell-{newer}"]
-        script = page.locator("script[type=module]").get_attribute("src")
-        assert script == f"/king/static/{newer}/js/table.js"
-    assert not errors, errors
+    text = downloaded_record(page, tmp_path / "older-build.json")
+    assert play_record_again(text, ["rule", "rule", "rule"]) == json.loads(text)
+    # The next game (still offline) is the new build's, and the older build's files go.
+    page.locator("#dlg-sheet #btn-again").tap()
+    page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=60000)
+    page.wait_for_selector("#hand .card", timeout=30000)
+    assert page.locator("#deal-number").get_attribute("data-deal") == "1"
+    assert build_of(page) == newer
+    wait_for_promise(
+        page, "async (old) => !(await caches.keys()).some((name) => name.endsWith(old))", first
+    )
+    assert caches_of(page) == [f"king-offline-{newer}", f"king-shell-{newer}"]
+    script = page.locator("script[type=module]").get_attribute("src")
+    assert script == f"/king/static/{newer}/js/table.js"
+    unexpected = [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e]
+    assert not unexpected, unexpected

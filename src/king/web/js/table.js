@@ -680,10 +680,7 @@ async function renderKeep() {
   const button = document.getElementById("btn-keep");
   const status = await offlineStatus();
   if (!status || status.kept) return;
-  if (STATIC_SITE) {
-    keepOffline(null); // no server to come back to: kept at once
-    return;
-  }
+  if (STATIC_SITE) return; // kept at once (offline/install.js): no server to come back to
   button.hidden = false;
   button.addEventListener("click", async () => {
     button.disabled = true;

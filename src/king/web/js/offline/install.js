@@ -1,23 +1,29 @@
 // The page's side of the service worker (/sw.js): register it, keep the offline game's
 // large files when the person asks (or installs the app), and say whether they are kept.
 
-import { siteUrl } from "../site.js";
+import { siteUrl, STATIC_SITE } from "../site.js";
 
 /** Register the service worker (every page does; it keeps the small files at once).
  * A person who kept an older build for offline play gets this one's files kept too. */
 export function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return Promise.resolve(null);
   const registered = navigator.serviceWorker.register(siteUrl("sw.js")).catch(() => null);
-  registered.then(() => keepNewerBuild()).catch(() => null);
+  if (!checkedNewer) {
+    checkedNewer = true;
+    registered.then(() => keepNewerBuild()).catch(() => null);
+    // A newer build that takes this page over keeps its files too.
+    navigator.serviceWorker.addEventListener("controllerchange", () => keepNewerBuild().catch(() => null));
+  }
   return registered;
 }
 
 let checkedNewer = false;
 
+/** Keep the files of the build the service worker serves now, where the device kept an
+ * older one's (a static site keeps them in any case: it has no server to come back to). */
 async function keepNewerBuild() {
-  if (checkedNewer || !window.caches) return;
-  checkedNewer = true;
-  const kept = (await caches.keys()).some((name) => name.startsWith("king-offline-"));
+  if (!window.caches) return;
+  const kept = STATIC_SITE || (await caches.keys()).some((name) => name.startsWith("king-offline-"));
   if (!kept) return;
   const status = await offlineStatus();
   if (status && !status.kept) await keepOffline(null);

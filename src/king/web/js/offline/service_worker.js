@@ -79,7 +79,13 @@ self.addEventListener("install", (event) => {
       await Promise.all(
         MANIFEST.shell.map(async (url) => ((await shell.match(url)) ? null : keep(shell, url).catch(() => null))),
       );
-      if ((await caches.keys()).includes(LARGE)) await revalidate(await caches.open(LARGE));
+      const names = await caches.keys();
+      if (names.includes(LARGE)) await revalidate(await caches.open(LARGE));
+      // A static site's newer build, on a device that kept an older one, keeps its own
+      // large files before it takes over (Pyodide copied from the older build's cache
+      // when unchanged: the game's Python alone travels), so that its next game starts
+      // offline too; with no connection now, it installs at a later visit.
+      if (STATIC_SITE && names.some((name) => name.startsWith("king-offline-") && name !== LARGE)) await keepLarge(null);
       await self.skipWaiting();
     })(),
   );
