@@ -3,6 +3,7 @@ keeping the game for offline play from the lobby, and tapping what the table ask
 
 from __future__ import annotations
 
+import base64
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,9 +18,12 @@ from tests.support.pages import CHOICES, CHROMIUM, CHROMIUM_ARGS, LEGAL, asked
 from tests.support.services import run_king
 
 __all__ = [
+    "DAMAGE",
+    "KEPT",
     "PHONE",
     "downloaded_record",
     "keep_for_offline",
+    "kept",
     "phone",
     "profiled_phone",
     "tap_what_is_asked",
@@ -101,3 +105,23 @@ def downloaded_record(page: Page, path: Path) -> str:
     replayed = run_king("replay", str(path))
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     return path.read_text(encoding="utf-8")
+
+
+#: The text (as bytes, base64) a cache keeps for an address, or null.
+KEPT = """async ([name, url]) => {
+  const found = await (await caches.open(name)).match(url);
+  if (!found) return null;
+  const bytes = new Uint8Array(await found.arrayBuffer());
+  let text = "";
+  for (const byte of bytes) text += String.fromCharCode(byte);
+  return btoa(text);
+}"""
+#: Put a damaged copy of a file in a cache, as a broken disk or an older script might.
+DAMAGE = """async ([name, url]) => {
+  await (await caches.open(name)).put(url, new Response("not the file"));
+}"""
+
+
+def kept(page: Page, cache: str, url: str) -> bytes | None:
+    found = page.evaluate(KEPT, [cache, url])
+    return None if found is None else base64.b64decode(found)

@@ -7,7 +7,6 @@ and bots."""
 
 from __future__ import annotations
 
-import base64
 import json
 import time
 from contextlib import ExitStack
@@ -20,7 +19,13 @@ from benchmarks.server_process import ServerProcess
 from king.server.http.offline import WEB_DIR
 from tests.support.altering_proxy import AlteringProxy
 from tests.support.games import play_record_again
-from tests.support.offline_pages import downloaded_record, keep_for_offline, tap_what_is_asked
+from tests.support.offline_pages import (
+    DAMAGE,
+    downloaded_record,
+    keep_for_offline,
+    kept,
+    tap_what_is_asked,
+)
 from tests.support.pages import asked, hand, serious_violations, wait_for_promise, watch_errors
 
 #: The offline game's address in the tests: bots that move at once.
@@ -245,19 +250,6 @@ KEEP = """() => new Promise(async (resolve) => {
   });
   registration.active.postMessage({ type: "keep-offline" });
 })"""
-#: The text (as bytes, base64) a cache keeps for an address, or null.
-KEPT = """async ([name, url]) => {
-  const found = await (await caches.open(name)).match(url);
-  if (!found) return null;
-  const bytes = new Uint8Array(await found.arrayBuffer());
-  let text = "";
-  for (const byte of bytes) text += String.fromCharCode(byte);
-  return btoa(text);
-}"""
-#: Put a damaged copy of a file in a cache, as a broken disk or an older script might.
-DAMAGE = """async ([name, url]) => {
-  await (await caches.open(name)).put(url, new Response("not the file"));
-}"""
 
 
 def test_only_the_files_the_build_ships_are_kept_and_served_offline(
@@ -302,11 +294,6 @@ def test_only_the_files_the_build_ships_are_kept_and_served_offline(
         assert served.encode() == shipped[lock]
         assert kept(page, large, lock) == shipped[lock]  # the damaged copy replaced
         context.close()
-
-
-def kept(page: Page, cache: str, url: str) -> bytes | None:
-    found = page.evaluate(KEPT, [cache, url])
-    return None if found is None else base64.b64decode(found)
 
 
 def server_files() -> dict[str, bytes]:

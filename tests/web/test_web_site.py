@@ -26,7 +26,13 @@ from playwright.sync_api import BrowserContext, Page
 
 import king
 from tests.support.games import play_record_again
-from tests.support.offline_pages import downloaded_record, profiled_phone, tap_what_is_asked
+from tests.support.offline_pages import (
+    DAMAGE,
+    downloaded_record,
+    kept,
+    profiled_phone,
+    tap_what_is_asked,
+)
 from tests.support.pages import asked, hand, wait_for_promise, watch_errors
 from tests.support.services import run_king
 from tests.support.static_servers import caddy_file_server, python_http_server
@@ -187,6 +193,10 @@ def test_a_plain_static_server_serves_an_installable_game_that_plays_whole_offli
     assert not unexpected, unexpected
 
 
+#: How many bytes the page is answered for an address.
+SIZE = "async (address) => (await (await fetch(address)).arrayBuffer()).byteLength"
+
+
 def caches_of(page: Page) -> list[str]:
     return sorted(page.evaluate("async () => await caches.keys()"))
 
@@ -257,3 +267,37 @@ def test_a_newer_build_published_mid_game_waits_for_the_next_game(
     assert script == f"/king/static/{newer}/js/table.js"
     unexpected = [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e]
     assert not unexpected, unexpected
+
+
+def test_a_damaged_copy_on_the_device_is_never_served(
+    phone: BrowserContext, tmp_path: Path
+) -> None:
+    """Every copy the service worker answers from is checked against the build's digest
+    first: a damaged one (a broken disk) is replaced by the site's, and with no site to
+    ask it is refused, never served."""
+    folder = tmp_path / "site"
+    build = write_site(folder)
+    shell, large = f"king-shell-{build}", f"king-offline-{build}"
+    script, bundle = f"/static/{build}/js/board.js", f"/offline/king-{build}.zip"
+    with ExitStack() as serving:
+        url = serving.enter_context(python_http_server(folder, tmp_path / "http.log"))
+        page = phone.new_page()
+        open_home(page, f"{url}/")
+        for cache, address in ((shell, script), (shell, "/offline.html"), (large, bundle)):
+            page.evaluate(DAMAGE, [cache, address])
+            served = page.evaluate(SIZE, address)
+            shipped = (folder / address.removeprefix("/")).read_bytes()
+            assert served == len(shipped), address
+            assert kept(page, cache, address) == shipped, f"{address}: the damaged copy replaced"
+        page.evaluate(DAMAGE, [shell, script])
+        serving.close()
+        phone.set_offline(True)
+        answer = page.evaluate(
+            "async (address) => { try { await fetch(address); return 'served'; }"
+            " catch { return 'refused'; } }",
+            script,
+        )
+        assert answer == "refused"
+        # The other files still answer: the home screen opens offline.
+        page.goto(f"{url}/")
+        page.wait_for_selector("body[data-ready=true]")

@@ -153,12 +153,12 @@ function stringsFallback(url) {
   return `/api/i18n?lang=${code}`;
 }
 
-/** A static site's file of this build: its kept copy, else its checked copy from the
- * site (kept now: a file that failed while the build installed). */
+/** A static site's file of this build: its kept copy, checked (a copy damaged on the
+ * disk is never served), else its checked copy from the site, kept now. */
 async function keptShell(url) {
   const shell = await caches.open(SHELL);
   const kept = await shell.match(url);
-  if (kept) return kept;
+  if (kept && (await intact(url, kept))) return kept;
   try {
     const fresh = await fetchIntact(url);
     await shell.put(url, fresh.clone());
