@@ -235,6 +235,9 @@ def test_render_ansi_shows_the_table() -> None:
     text = env.render()
     assert isinstance(text, str)
     assert "No King" in text and "player_3" in text
+    # Every hand is shown, and the text says so (an observation shows one seat's).
+    assert text.startswith("the whole table, every hand shown")
+    assert all(str(env.unwrapped.game.hand(seat)) in text for seat in range(4))
     assert king_v0.raw_env().render() is None
 
 

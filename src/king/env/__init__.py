@@ -3,6 +3,8 @@
 * ``king_v0`` — a PettingZoo AEC environment, four agents (``king_v0.env()``,
   ``king_v0.raw_env``);
 * :class:`KingVsBotsEnv` — a Gymnasium environment: one learner against three bots;
+  :func:`make_vector_env` — many of them as Gymnasium's vector interface, every mask
+  a live episode's;
 * :func:`encode_observation`, :func:`action_mask` — the vectors both give, from one
   seat's view only;
 * :class:`PolicyBot`, :func:`register_policy`, :class:`LinearPolicy` — any policy as a
@@ -47,6 +49,7 @@ if TYPE_CHECKING:
     from king.env import king_v0
     from king.env.aec import env, raw_env
     from king.env.single import KingVsBotsEnv
+    from king.env.vector import make_vector_env
 
 __all__ = [
     "ACTION_COUNT",
@@ -70,6 +73,7 @@ __all__ = [
     "field_slice",
     "king_v0",
     "load_policy",
+    "make_vector_env",
     "raw_env",
     "register_policy",
 ]
@@ -79,6 +83,7 @@ _LAZY = {
     "env": ("king.env.aec", "env"),
     "raw_env": ("king.env.aec", "raw_env"),
     "KingVsBotsEnv": ("king.env.single", "KingVsBotsEnv"),
+    "make_vector_env": ("king.env.vector", "make_vector_env"),
 }
 
 

@@ -206,9 +206,14 @@ class Table:
 
 
 def describe_table(game: Game) -> str:
-    """A few lines about the game: deal, contract, the trick, each seat's hand."""
+    """A few lines about the game: deal, contract, the trick, each seat's hand, every
+    hand shown (the whole table, as a spectator of the engine sees it, not a seat's
+    view: the first line says so)."""
     deal = game.deal
-    lines = [f"deal {game.deal_number + 1}, {game.phase.value}, totals {game.totals}"]
+    lines = [
+        "the whole table, every hand shown (a seat's observation shows its own only)",
+        f"deal {game.deal_number + 1}, {game.phase.value}, totals {game.totals}",
+    ]
     if deal is not None:
         trick = " ".join(f"{seat}:{card}" for seat, card in deal.current_trick)
         lines.append(
