@@ -593,8 +593,11 @@ def _seat(seat: Seat) -> int:
     return seat
 
 
-def hand_masks(hands: Sequence[CardSet | int | str]) -> tuple[int, int, int, int]:
-    """Check that four hands of 13 cards hold the 52 cards once each; return the masks.
+def hand_masks(
+    hands: Sequence[CardSet | int | str], size: int | None = 13
+) -> tuple[int, int, int, int]:
+    """Check that four hands of ``size`` cards (13: the 52 cards once each; ``None``:
+    any, as in a deal in play) hold no card twice; return the masks.
 
     Each hand may be a :class:`CardSet`, a mask or a string of cards.
     """
@@ -614,8 +617,8 @@ def hand_masks(hands: Sequence[CardSet | int | str]) -> tuple[int, int, int, int
         else:
             raise DealSetupError(f"{seat_name(seat)}'s hand must be cards, not {quoted(hand)}")
         count = mask.bit_count()
-        if count != 13:
-            raise DealSetupError(f"{seat_name(seat)} holds {count} cards; each hand has 13")
+        if size is not None and count != size:
+            raise DealSetupError(f"{seat_name(seat)} holds {count} cards; each hand has {size}")
         for other, earlier in enumerate(masks):
             shared = mask & earlier
             if shared:

@@ -30,7 +30,7 @@ import secrets
 from collections.abc import Sequence
 
 from king.cards import Card, CardId, CardSet, Seat, shuffled_hands
-from king.deal import Deal, DealSetupError, Trick, hand_masks
+from king.deal import Deal, DealSetupError, IllegalMoveError, Trick, hand_masks
 from king.errors import KingError
 from king.phase import DealResult, Phase
 from king.rules import (
@@ -368,6 +368,63 @@ class Game:
         self._phase = Phase.DEALING
         if self.auto_deal:
             self.deal_cards()
+
+    # -- for search -------------------------------------------------------------------
+
+    def clone(self) -> Game:
+        """An independent copy, to play on and throw away (search, what-ifs): the deal in
+        play is copied, the finished ones (which never change) are shared, and its
+        generator is in the same state, so it deals the same deals next."""
+        other = Game.__new__(Game)
+        other.rules = self.rules
+        other.seed = self.seed
+        other.auto_deal = self.auto_deal
+        other._rng = random.Random()
+        other._rng.setstate(self._rng.getstate())
+        other._deals = self._deals[:]
+        if self._phase is Phase.PLAYING:
+            other._deals[-1] = self._deals[-1].copy()
+        other._results = self._results[:]
+        other._hands = self._hands
+        other._declarer = self._declarer
+        other._totals = self._totals[:]
+        other._trumps_declared = self._trumps_declared[:]
+        other._negatives_declared = self._negatives_declared[:]
+        other._contract_counts = dict(self._contract_counts)
+        other._phase = self._phase
+        return other
+
+    def determinized(self, hands: Sequence[CardSet | int | str]) -> Game:
+        """A clone in which the cards held now are ``hands`` (four hands, each seat as
+        many cards as it holds, the same cards among them): one world a seat's view
+        allows (``king.bots.sampler.sample_world`` deals them), with every declaration
+        and play so far the same.  Raises ``ValueError`` when the hands do not fit the
+        game (a card played out of turn of a suit the new hand still holds, say)."""
+        if self._phase not in (Phase.DECLARING, Phase.PLAYING):
+            raise GameStateError(f"no cards are held now: the game is {self._phase.value}")
+        masks = hand_masks(hands, size=None)
+        held = [self.hand(seat).mask for seat in range(4)]
+        if any(mask.bit_count() != now.bit_count() for mask, now in zip(masks, held, strict=True)):
+            raise ValueError("each seat must hold as many cards as it holds now")
+        if (masks[0] | masks[1] | masks[2] | masks[3]) != (held[0] | held[1] | held[2] | held[3]):
+            raise ValueError("the hands must hold the cards held now, no others")
+        other = self.clone()
+        if self._phase is Phase.DECLARING:
+            a, b, c, d = masks
+            other._hands = (a, b, c, d)
+            return other
+        deal = self._deals[-1]
+        dealt = [masks[seat] | (deal.dealt_masks[seat] & ~held[seat]) for seat in range(4)]
+        world = Deal(dealt, deal.declarer, deal.declaration, self.rules)
+        for card in deal.plays:
+            try:
+                world.play(card)
+            except IllegalMoveError as error:
+                raise ValueError(f"the hands do not fit the plays so far: {error}") from None
+        other._deals[-1] = world
+        a, b, c, d = dealt
+        other._hands = (a, b, c, d)
+        return other
 
     def last_trick(self) -> Trick | None:
         """The most recently completed trick, of this deal or the one before (public:

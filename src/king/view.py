@@ -8,6 +8,7 @@ legal choices when it is to act.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -222,6 +223,13 @@ class SeatView:
                 for r in self.results
             ],
         }
+
+    def key(self) -> str:
+        """This seat's information state as one string: equal for two moments exactly
+        when the seat cannot tell them apart (its hand, every declaration, the deal's
+        tricks in order, the points and counts), whatever the hidden cards; a key for
+        the tables of search and counterfactual-regret methods (docs/rl.md)."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
 
 
 def _four(values: list[int]) -> Four:
