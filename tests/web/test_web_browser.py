@@ -230,8 +230,10 @@ def test_a_frozen_server_is_noticed_and_the_page_plays_on_when_it_wakes(
         try:
             frozen = time.monotonic()
             page.wait_for_selector("#banner:not([hidden])", timeout=20000)
-            # Pinged at 0.5 s, given up at 1.5 s (checked four times a second).
-            assert 1.4 < time.monotonic() - frozen < 6
+            # Pinged at 0.5 s, given up at 1.5 s of quiet (checked four times a
+            # second): the quiet began with the last message before the freeze, which
+            # may come a few hundred ms before it (CI once saw 1.375 s).
+            assert 1.0 < time.monotonic() - frozen < 6
         finally:
             server.signal(signal.SIGCONT)
         page.wait_for_selector("#banner", state="hidden", timeout=20000)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from king.bots.levels import LEVELS
+from king.errors import KingError
 from king.server.http import offline
 from king.server.http.languages import language_names, page_messages
 
@@ -34,7 +35,7 @@ _MARK = "offline/manifest.json"
 _SAFE_PATH = re.compile(r"^/(?:[A-Za-z0-9._~-]+/)*$")
 
 
-class SiteError(ValueError):
+class SiteError(KingError, ValueError):
     """Why a site cannot be written (a base path that is no path, a folder in use)."""
 
 
