@@ -67,6 +67,26 @@ def _own_home(config: pytest.Config) -> None:
         os.environ[name] = str(folder)
 
 
+#: Tests that need a researcher's libraries (torch, stable-baselines3, Tianshou,
+#: onnxruntime): collected only with ``--research`` (``.ci/research`` installs them).
+RESEARCH = ROOT / "tests" / "research"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--research",
+        action="store_true",
+        help="also collect tests/research (pip install -e '.[test,research]' first)",
+    )
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Leave tests/research out unless ``--research`` is given."""
+    if collection_path.is_relative_to(RESEARCH) and not config.getoption("--research"):
+        return True
+    return None
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """The run's first process (not an xdist worker) gives the run a home of its own."""
     if hasattr(config, "workerinput"):

@@ -24,6 +24,7 @@ from king.env import (
     ACTION_COUNT,
     OBS_SIZE,
     LinearPolicy,
+    MlpPolicy,
     PolicyBot,
     PolicyFileError,
     action_mask,
@@ -32,8 +33,8 @@ from king.env import (
     register_policy,
 )
 from king.env.observation import OBSERVATION_VERSION
-from king.env.policy import POLICY_FILE
 from king.env.policy_bot import serve, view_from_json
+from king.env.policy_file import POLICY_FILE
 from king.game import Game, Phase
 from tests.support import ROOT
 from tests.support.games import random_move
@@ -229,7 +230,7 @@ def test_the_cli_refuses_a_bad_policy_file() -> None:
 def test_the_bare_spec_needs_a_file_outside_a_checkout(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from king.env import policy
+    from king.env import policy_loading as policy
 
     monkeypatch.setattr(policy, "EXAMPLE_POLICY", tmp_path / "none.npz")
     with pytest.raises(BotSpecError, match="needs its file here"):
@@ -352,3 +353,50 @@ def test_every_bad_policy_file_is_refused_saying_what_a_policy_file_holds(
         assert "is not a file in the archive" not in message
         with pytest.raises(BotSpecError, match=re.escape(POLICY_FILE)):
             make_bot(f"policy:file={path}")
+
+
+def test_a_network_policy_saves_loads_and_plays_with_numpy(tmp_path: Path) -> None:
+    rng = np.random.default_rng(1)
+    layers = [
+        (rng.normal(size=(16, OBS_SIZE)), rng.normal(size=16)),
+        (rng.normal(size=(ACTION_COUNT, 16)), rng.normal(size=ACTION_COUNT)),
+    ]
+    policy = MlpPolicy(layers, "relu")
+    policy.save(tmp_path / "mlp.npz")
+    again = load_policy(tmp_path / "mlp.npz")
+    assert isinstance(again, MlpPolicy) and again.activation == "relu"
+    game = Game(seed=6)
+    for move in range(60):
+        view = game.view(game.to_act)
+        observation, mask = encode_observation(view), action_mask(view)
+        assert again(observation, mask) == policy(observation, mask)
+        chosen = policy(observation, mask)
+        assert mask[chosen] == 1
+        hidden = np.maximum(layers[0][0] @ observation + layers[0][1], 0)
+        logits = layers[1][0] @ hidden + layers[1][1]
+        assert chosen == int(np.argmax(np.where(mask == 1, logits, -np.inf)))
+        random_move(game, random.Random(move))
+    report = run_arena(
+        ArenaConfig((f"policy:file={tmp_path / 'mlp.npz'}", *["random"] * 3), "deals", 2)
+    )
+    assert report.abandoned == []
+
+
+def test_a_bad_network_file_is_refused_in_one_sentence(tmp_path: Path) -> None:
+    good = MlpPolicy([(np.zeros((ACTION_COUNT, OBS_SIZE)), np.zeros(ACTION_COUNT))], "tanh")
+    good.save(tmp_path / "good.npz")
+    with np.load(tmp_path / "good.npz") as data:
+        arrays = dict(data)
+    cases = {
+        "gelu": ({"activation": np.array("gelu")}, "activation 'gelu' is not one of"),
+        "gap": ({"layer_count": np.array(2)}, "lacks the arrays weight_1, bias_1"),
+        "none": ({"layer_count": np.array(0)}, "layer_count is not a whole number"),
+        "short": ({"weight_0": np.zeros((ACTION_COUNT, 5))}, r"layer 0 takes 602 numbers"),
+        "nan": ({"bias_0": np.full(ACTION_COUNT, np.nan)}, "bias_0 hold NaN"),
+    }
+    for name, (change, reason) in cases.items():
+        path = tmp_path / f"{name}.npz"
+        np.savez(path, **{**arrays, **change})
+        with pytest.raises(PolicyFileError, match=reason) as caught:
+            load_policy(path)
+        assert str(caught.value).endswith(POLICY_FILE), name

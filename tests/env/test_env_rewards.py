@@ -169,3 +169,44 @@ def test_each_agent_sees_every_deal_once_in_its_info() -> None:
             continue
         env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
     assert all(numbers == list(range(20)) for numbers in seen.values()), seen
+
+
+@pytest.mark.parametrize("kind", ["aec", "gym"])
+def test_info_arrays_keeps_the_same_numeric_keys_at_every_step(kind: str) -> None:
+    """``info="arrays"``: the keys and shapes never change, nothing is None or text, and
+    they still tell every deal and the game's end (what a replay buffer that stacks
+    ``info``, as Tianshou's does, needs)."""
+
+    rng = np.random.default_rng(4)
+    infos: list[dict[str, Any]] = []
+    if kind == "aec":
+        env = king_v0.env(info="arrays")
+        env.reset(seed=4)
+        for _agent in env.agent_iter():
+            observation, _, over, _, info = env.last()
+            infos.append(info)
+            mask = observation["action_mask"]
+            env.step(None if over else int(rng.choice(np.flatnonzero(mask))))
+    else:
+        single = KingVsBotsEnv(opponents="random", info="arrays")
+        _, info = single.reset(seed=4)
+        over = False
+        while not over:
+            _, _, over, _, info = single.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+            infos.append(info)
+    shapes = {key: np.shape(value) for key, value in infos[0].items()}
+    for info in infos:
+        assert {key: np.shape(value) for key, value in info.items()} == shapes
+        assert all(np.asarray(v).dtype.kind in "biuf" for v in info.values()), info
+    ended = [info for info in infos if info["deal_over"]]
+    assert {info["deal"] for info in ended} == set(range(20))
+    assert all(0 <= info["contract"] < 7 and 0 <= info["declarer"] < 4 for info in ended)
+    final = [info for info in infos if info["game_over"]]
+    assert final and all(np.isclose(info["totals"].sum(), 0) for info in final)
+    assert all(info["winners"].sum() >= 1 for info in final)
+
+
+def test_info_is_dicts_or_arrays() -> None:
+
+    with pytest.raises(ValueError, match="info is one of 'dicts', 'arrays', not 'json'"):
+        king_v0.raw_env(info="json")  # type: ignore[arg-type]

@@ -7,8 +7,10 @@
   a live episode's;
 * :func:`encode_observation`, :func:`action_mask` — the vectors both give, from one
   seat's view only;
-* :class:`PolicyBot`, :func:`register_policy`, :class:`LinearPolicy` — any policy as a
-  bot, for ``king arena``;
+* :class:`PolicyBot`, :func:`register_policy`, :func:`load_policy` — any policy as a
+  bot, for ``king arena`` and the tables: a :class:`LinearPolicy` or
+  :class:`MlpPolicy` (numpy), a stable-baselines3 model's ``.zip``, an ONNX network
+  (:class:`OnnxPolicy`; :func:`export_policy` and :func:`export_onnx` write them);
 * :func:`evaluation_deals` — a fixed set of deals, fair to every contract, to evaluate
   on; :class:`SelfPlay` — the learner's frozen copies as its opponents.
 
@@ -23,6 +25,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from king.env.evaluation import EvaluationDeal, evaluation_deals
+from king.env.mlp_policy import MlpPolicy
 from king.env.observation import (
     ACTION_COUNT,
     LAYOUT,
@@ -35,19 +38,15 @@ from king.env.observation import (
 )
 from king.env.opponents import SelfPlay
 from king.env.outcome import REWARDS
-from king.env.policy import (
-    LinearPolicy,
-    Policy,
-    PolicyBot,
-    PolicyFileError,
-    load_policy,
-    register_policy,
-)
+from king.env.policy import LinearPolicy, LogitsPolicy, Policy, PolicyBot, register_policy
+from king.env.policy_file import PolicyFileError
+from king.env.policy_loading import load_policy
 from king.env.table import IllegalActionError
 
 if TYPE_CHECKING:
     from king.env import king_v0
     from king.env.aec import env, raw_env
+    from king.env.onnx_policy import OnnxPolicy, export_onnx, export_policy
     from king.env.single import KingVsBotsEnv
     from king.env.vector import make_vector_env
 
@@ -60,6 +59,9 @@ __all__ = [
     "IllegalActionError",
     "KingVsBotsEnv",
     "LinearPolicy",
+    "LogitsPolicy",
+    "MlpPolicy",
+    "OnnxPolicy",
     "Policy",
     "PolicyBot",
     "PolicyFileError",
@@ -70,6 +72,8 @@ __all__ = [
     "encode_observation",
     "env",
     "evaluation_deals",
+    "export_onnx",
+    "export_policy",
     "field_slice",
     "king_v0",
     "load_policy",
@@ -84,6 +88,9 @@ _LAZY = {
     "raw_env": ("king.env.aec", "raw_env"),
     "KingVsBotsEnv": ("king.env.single", "KingVsBotsEnv"),
     "make_vector_env": ("king.env.vector", "make_vector_env"),
+    "OnnxPolicy": ("king.env.onnx_policy", "OnnxPolicy"),
+    "export_onnx": ("king.env.onnx_policy", "export_onnx"),
+    "export_policy": ("king.env.onnx_policy", "export_policy"),
 }
 
 

@@ -35,7 +35,16 @@ from king.env.observation import (
     encode_observation,
     observation_bounds,
 )
-from king.env.outcome import RewardKind, check_reward, deal_info, deal_reward, game_info
+from king.env.outcome import (
+    InfoKind,
+    RewardKind,
+    add_deal,
+    add_game,
+    check_info,
+    check_reward,
+    deal_reward,
+    info_arrays,
+)
 from king.env.table import Mode, Table, describe_table
 from king.game import DealResult, Game
 from king.rules import Declaration, Rules
@@ -68,7 +77,9 @@ class raw_env(AECEnv):  # type: ignore[misc]
     ``"no-queens"`` / ``"trumps H"``, or ``"declare"``: the declarer declares),
     ``rules`` (a preset name or :class:`Rules`), ``reward`` (``"points"``,
     ``"above_par"`` or ``"sign"``), ``reward_scale`` (rewards are multiplied by it,
-    e.g. 0.01) and ``render_mode`` (``"ansi"`` or ``"human"``).  An illegal action raises
+    e.g. 0.01), ``render_mode`` (``"ansi"`` or ``"human"``) and ``info``
+    (``"dicts"``, or ``"arrays"``: the same numeric keys at every step, for replay
+    buffers that stack them, as Tianshou's do).  An illegal action raises
     :class:`~king.env.table.IllegalActionError` with the reason and changes nothing.
     """
 
@@ -86,8 +97,10 @@ class raw_env(AECEnv):  # type: ignore[misc]
         reward_scale: float = 1.0,
         render_mode: str | None = None,
         reward: RewardKind = "points",
+        info: InfoKind = "dicts",
     ) -> None:
         super().__init__()
+        self.info = check_info(info)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is 'human', 'ansi' or None, not {render_mode!r}")
         self.render_mode = render_mode
@@ -142,7 +155,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {a: {} for a in AGENTS}
+        self.infos = {a: self._blank_info() for a in AGENTS}
         to_act = self._table.to_act
         assert to_act is not None
         self.agent_selection = AGENTS[to_act]
@@ -172,7 +185,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{agent} must act: None is only for finished agents")
         finished = self._table.act(_SEAT[agent], action)
         self._cumulative_rewards[agent] = 0.0
-        self.infos[agent] = {}
+        self.infos[agent] = self._blank_info()
         for name in self.agents:
             self.rewards[name] = 0.0
         for result in finished:
@@ -182,7 +195,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
             if self._table.mode == "game":
                 for name in self.agents:
-                    self.infos[name].update(game_info(self._table.game))
+                    add_game(self.infos[name], self._table.game)
             self.agent_selection = AGENTS[(_SEAT[agent] + 1) & 3]
         else:
             self.agent_selection = AGENTS[to_act]
@@ -194,7 +207,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         """Reward every agent for a finished deal, and add the deal to its info."""
         for seat, name in enumerate(AGENTS):
             self.rewards[name] += deal_reward(result, seat, self.reward) * self.reward_scale
-            self.infos[name].setdefault("deals", []).append(deal_info(result, seat))
+            add_deal(self.infos[name], result, seat)
+
+    def _blank_info(self) -> dict[str, Any]:
+        """An agent's ``info`` before anything ends: empty, or the arrays' blanks."""
+        return info_arrays() if self.info == "arrays" else {}
 
     # -- output -------------------------------------------------------------------------
 
@@ -219,6 +236,7 @@ def env(
     reward_scale: float = 1.0,
     render_mode: str | None = None,
     reward: RewardKind = "points",
+    info: InfoKind = "dicts",
 ) -> AECEnv:
     """:class:`raw_env` inside PettingZoo's order checks (reset before step, and so
     on), as PettingZoo's own games are built; the options are :class:`raw_env`'s."""
@@ -230,5 +248,6 @@ def env(
             reward_scale=reward_scale,
             render_mode=render_mode,
             reward=reward,
+            info=info,
         )
     )

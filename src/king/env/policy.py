@@ -6,10 +6,12 @@ vectors of :mod:`king.env.observation`.  :class:`PolicyBot` turns one into a
 server, the terminal.  Three ways to name one:
 
 * ``register_policy("mine", fn)`` registers it as the bot ``mine`` in this process;
-* the bot spec ``policy:file=PATH.npz`` loads a :class:`LinearPolicy` saved with
-  :meth:`LinearPolicy.save` (registered when :mod:`king.env` is imported, and declared
-  as an entry point, so ``king arena --bots policy:file=...`` plays it in process; the
-  bare ``policy`` is the example trained by ``examples/rl_train.py``, in a checkout);
+* the bot spec ``policy:file=PATH`` loads a saved policy: a :class:`LinearPolicy`'s or
+  :class:`~king.env.mlp_policy.MlpPolicy`'s ``.npz``, a stable-baselines3 model's
+  ``.zip`` or an ``.onnx`` network (:mod:`king.env.policy_loading`; registered when
+  :mod:`king.env` is imported, and declared as an entry point, so ``king arena --bots
+  policy:file=...`` plays it in process; the bare ``policy`` is the example trained by
+  ``examples/rl_train.py``, in a checkout);
 * ``cmd:python -m king.env.policy_bot PATH.npz`` serves a saved policy as an external
   bot (``docs/bot-protocol.md``), which any ``king arena`` accepts as it is.
 
@@ -23,18 +25,15 @@ Declaration(contract=<Contract.NO_TRICKS: 'no-tricks'>, trump=None)
 
 from __future__ import annotations
 
-import random
-import zipfile
-import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn, Protocol, cast
+from typing import Any, Protocol, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.base import Bot, BotError, BotInfo, BotSpecError, register
+from king.bots.base import Bot, BotError, BotSpecError, register
 from king.cards import DECK, Card
 from king.env.observation import (
     ACTION_COUNT,
@@ -46,16 +45,16 @@ from king.env.observation import (
     describe_action,
     encode_observation,
 )
-from king.errors import KingError
+from king.env.policy_file import PolicyFileError, numbers, read_arrays, refuse, require
 from king.rules import ALL_DECLARATIONS, Declaration
 from king.view import SeatView
 
 __all__ = [
     "LinearPolicy",
+    "LogitsPolicy",
     "Policy",
     "PolicyBot",
     "PolicyFileError",
-    "load_policy",
     "register_policy",
 ]
 
@@ -66,11 +65,6 @@ class Policy(Protocol):
     def __call__(
         self, observation: NDArray[np.float32], action_mask: NDArray[np.int8], /
     ) -> int: ...
-
-
-class PolicyFileError(KingError, ValueError):
-    """A policy file that cannot be read, or was saved for another observation layout;
-    the message says why, and what a policy file must hold."""
 
 
 class PolicyBot(Bot):
@@ -151,10 +145,40 @@ class _PolicyBots:
         return PolicyBot(chosen, seed=seed, name=self.key)
 
 
-class LinearPolicy:
+class LogitsPolicy:
+    """A policy that scores every action (its *logits*) and takes the best legal one,
+    or samples from the softmax over the legal ones when it has an ``rng``."""
+
+    rng: np.random.Generator | None = None
+
+    def logits(self, observation: NDArray[np.float32]) -> NDArray[np.float32]:
+        """The 62 scores of ``observation`` (higher: more likely)."""
+        raise NotImplementedError
+
+    def probabilities(
+        self, observation: NDArray[np.float32], action_mask: NDArray[np.int8]
+    ) -> NDArray[np.float64]:
+        """The softmax over the legal actions (zero for the illegal ones)."""
+        logits = self.logits(observation).astype(np.float64)
+        logits[action_mask == 0] = -np.inf
+        logits -= logits.max()
+        weights = np.exp(logits)
+        result: NDArray[np.float64] = weights / weights.sum()
+        return result
+
+    def __call__(self, observation: NDArray[np.float32], action_mask: NDArray[np.int8]) -> int:
+        if self.rng is None:
+            logits = self.logits(observation)
+            return int(np.argmax(np.where(action_mask != 0, logits, -np.inf)))
+        return int(self.rng.choice(ACTION_COUNT, p=self.probabilities(observation, action_mask)))
+
+
+class LinearPolicy(LogitsPolicy):
     """A linear softmax policy: ``logits = weights @ observation + bias``, illegal
     actions masked out; greedy (the most likely legal action) unless ``rng`` is given,
     in which case it samples.  Small, fast, and saved as a ``.npz`` file."""
+
+    KIND = "linear-softmax"
 
     def __init__(
         self,
@@ -178,22 +202,10 @@ class LinearPolicy:
             np.zeros((ACTION_COUNT, OBS_SIZE), np.float32), np.zeros(ACTION_COUNT, np.float32)
         )
 
-    def probabilities(
-        self, observation: NDArray[np.float32], action_mask: NDArray[np.int8]
-    ) -> NDArray[np.float64]:
-        """The softmax over the legal actions (zero for the illegal ones)."""
-        logits = (self.weights @ observation + self.bias).astype(np.float64)
-        logits[action_mask == 0] = -np.inf
-        logits -= logits.max()
-        weights = np.exp(logits)
-        result: NDArray[np.float64] = weights / weights.sum()
+    def logits(self, observation: NDArray[np.float32]) -> NDArray[np.float32]:
+        """``weights @ observation + bias``."""
+        result: NDArray[np.float32] = self.weights @ observation + self.bias
         return result
-
-    def __call__(self, observation: NDArray[np.float32], action_mask: NDArray[np.int8]) -> int:
-        if self.rng is None:
-            logits = self.weights @ observation + self.bias
-            return int(np.argmax(np.where(action_mask != 0, logits, -np.inf)))
-        return int(self.rng.choice(ACTION_COUNT, p=self.probabilities(observation, action_mask)))
 
     def save(self, path: str | Path) -> None:
         """Write the weights, with the observation layout's version, to ``path``."""
@@ -203,162 +215,31 @@ class LinearPolicy:
                 weights=self.weights,
                 bias=self.bias,
                 observation_version=np.array(OBSERVATION_VERSION),
-                kind=np.array("linear-softmax"),
+                kind=np.array(self.KIND),
             )
 
     @staticmethod
     def load(path: str | Path, rng: np.random.Generator | None = None) -> LinearPolicy:
         """Read a policy written by :meth:`save`; anything else (another kind of file, a
-        policy made for another layout) is refused with :data:`POLICY_FILE`."""
-        kind, version, weights, bias = _read_policy_file(path)
-        if kind != "linear-softmax":
-            _refuse(path, f"it holds a {kind!r} policy, not a linear-softmax one")
-        if version != OBSERVATION_VERSION:
-            raise PolicyFileError(
-                f"{path} was trained on observation layout {version}; "
-                f"this king encodes layout {OBSERVATION_VERSION}"
-            )
+        policy made for another layout) is refused with
+        :data:`~king.env.policy_file.POLICY_FILE`."""
+        kind, arrays = read_arrays(path)
+        return LinearPolicy.from_arrays(path, kind, arrays, rng)
+
+    @staticmethod
+    def from_arrays(
+        path: str | Path,
+        kind: str,
+        arrays: dict[str, NDArray[Any]],
+        rng: np.random.Generator | None = None,
+    ) -> LinearPolicy:
+        """The policy of a file's arrays (:func:`~king.env.policy_file.read_arrays`)."""
+        if kind != LinearPolicy.KIND:
+            refuse(path, f"it holds a {kind!r} policy, not a linear-softmax one")
+        require(path, arrays, ("weights", "bias"))
+        weights = numbers(path, arrays["weights"], "weights")
+        bias = numbers(path, arrays["bias"], "bias")
         try:
             return LinearPolicy(weights, bias, rng)
         except PolicyFileError as error:
-            _refuse(path, str(error))
-
-
-#: The largest array a policy file may unpack to (the linear policy's weights are ~40 KB).
-MAX_ARRAY_BYTES = 16 * 1024 * 1024
-#: The arrays of a policy file, as :meth:`LinearPolicy.save` writes them.
-POLICY_ARRAYS = ("weights", "bias", "kind", "observation_version")
-#: What every refusal of a policy file ends with: what such a file must hold.
-POLICY_FILE = (
-    "a policy file is the .npz archive that LinearPolicy.save writes, holding the arrays "
-    f"weights ({ACTION_COUNT}, {OBS_SIZE}) and bias ({ACTION_COUNT},) of finite numbers, "
-    f"kind 'linear-softmax' and observation_version {OBSERVATION_VERSION}"
-)
-#: What reading a damaged archive raises (RuntimeError: encrypted, or compressed in a
-#: way zipfile does not know).
-_DAMAGED = (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError)
-_NPY_MAGIC = b"\x93NUMPY"
-_ZIP_MAGIC = b"PK\x03\x04"
-
-
-def _refuse(path: str | Path, reason: str) -> NoReturn:
-    raise PolicyFileError(f"cannot read a policy from {path}: {reason}; {POLICY_FILE}")
-
-
-def _archive_trouble(path: str | Path) -> str | None:
-    """Why ``path`` is not an .npz archive at all, or ``None`` if it starts like one."""
-    try:
-        with open(path, "rb") as file:
-            head = file.read(6)
-    except FileNotFoundError:
-        return "there is no such file"
-    except OSError as error:
-        return f"it cannot be opened ({error.strerror or error})"
-    if head.startswith(_ZIP_MAGIC):
-        return None
-    if head == _NPY_MAGIC:
-        return "it holds one .npy array, not an .npz archive of arrays"
-    if head[:1] == b"\x80":
-        return "it is a Python pickle (an old torch.save?), which is never read"
-    return "it is not an .npz archive (a zip file)"
-
-
-def _missing_arrays(names: list[str]) -> str | None:
-    """Why an archive holding ``names`` is not a policy, or ``None`` if it may be."""
-    missing = [name for name in POLICY_ARRAYS if name not in names]
-    if not missing:
-        return None
-    if any(name.endswith("data.pkl") for name in names):
-        return "it is a PyTorch file (torch.save), not a policy's .npz archive"
-    shown = ", ".join(names[:6]) + (", ..." if len(names) > 6 else "")
-    return f"it lacks the arrays {', '.join(missing)} (it holds: {shown or 'nothing'})"
-
-
-def _read_policy_file(
-    path: str | Path,
-) -> tuple[str, int, NDArray[np.float32], NDArray[np.float32]]:
-    """The kind, layout version, weights and bias of a policy file, or a refusal."""
-    trouble = _archive_trouble(path)
-    if trouble is not None:
-        _refuse(path, trouble)
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            for member in data.zip.infolist() if data.zip is not None else []:
-                if member.file_size > MAX_ARRAY_BYTES:
-                    raise ValueError(
-                        f"{member.filename} unpacks to {member.file_size} bytes; "
-                        f"a policy's arrays are under {MAX_ARRAY_BYTES}"
-                    )
-            trouble = _missing_arrays(list(data.files))
-            if trouble is not None:
-                raise ValueError(trouble)
-            kind = _text(data["kind"])
-            version = _version(data["observation_version"])
-            weights = _numbers(data["weights"], "weights")
-            bias = _numbers(data["bias"], "bias")
-    except _DAMAGED as error:
-        _refuse(path, f"it is a damaged zip archive ({error or type(error).__name__})")
-    except (OSError, KeyError, ValueError, TypeError) as error:
-        _refuse(path, str(error) or type(error).__name__)
-    return kind, version, weights, bias
-
-
-def _text(array: NDArray[Any]) -> str:
-    """The ``kind`` array: one string."""
-    if array.shape != () or array.dtype.kind != "U":
-        raise ValueError(f"its kind is {array.dtype} {array.shape}, not one string")
-    return str(array)
-
-
-def _version(array: NDArray[Any]) -> int:
-    """The ``observation_version`` array: one integer."""
-    if array.shape != () or array.dtype.kind not in "iu":
-        raise ValueError(f"its observation_version is {array.dtype} {array.shape}, not an int")
-    return int(array)
-
-
-def _numbers(array: NDArray[Any], name: str) -> NDArray[np.float32]:
-    """A policy array, refused unless it holds finite real numbers."""
-    if array.dtype.kind not in "fiu":
-        raise ValueError(f"the {name} are {array.dtype}, not numbers")
-    numbers = array.astype(np.float32)
-    if not np.isfinite(numbers).all():
-        raise ValueError(f"the {name} hold NaN or infinite values")
-    return numbers
-
-
-def load_policy(path: str | Path, *, sample: bool = False, seed: int = 0) -> LinearPolicy:
-    """A saved :class:`LinearPolicy`: greedy, or sampling from ``seed`` with
-    ``sample=True``."""
-    return LinearPolicy.load(path, np.random.default_rng(seed) if sample else None)
-
-
-#: The policy trained by ``examples/rl_train.py``, used by the bare spec ``policy`` in a
-#: source checkout (examples are not installed with the package).
-EXAMPLE_POLICY = Path(__file__).resolve().parents[3] / "examples" / "rl_policy.npz"
-
-
-def build_policy_bot(seed: int, options: dict[str, str]) -> PolicyBot:
-    unknown = set(options) - {"file", "sample"}
-    if unknown:
-        raise BotSpecError(f"the policy bot takes file= and sample=, not {', '.join(unknown)}")
-    path = options.get("file") or str(EXAMPLE_POLICY)
-    if "file" not in options and not EXAMPLE_POLICY.is_file():
-        raise BotSpecError("the policy bot needs its file here: policy:file=PATH.npz")
-    sample = options.get("sample", "0").lower() in ("1", "true", "yes")
-    try:
-        policy = load_policy(path, sample=sample, seed=random.Random(seed).getrandbits(32))
-    except PolicyFileError as error:
-        raise BotSpecError(str(error)) from None
-    return PolicyBot(policy, seed=seed, name=f"policy:{Path(path).name}")
-
-
-#: The ``policy`` bot, declared to :mod:`king.bots` as an entry point of the group
-#: ``king.bots`` (pyproject.toml), so that the bots layer names no adapter.
-POLICY_BOT = BotInfo(
-    "policy",
-    "a saved linear policy: policy:file=PATH.npz (&sample=1 samples); bare, the example's",
-    1,
-    build_policy_bot,
-    tables=False,
-)
+            refuse(path, str(error))

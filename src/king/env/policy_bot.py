@@ -19,7 +19,9 @@ from typing import IO, Any
 
 from king.cards import Card, CardSet
 from king.deal import Trick
-from king.env.policy import PolicyBot, PolicyFileError, load_policy
+from king.env.policy import PolicyBot
+from king.env.policy_file import PolicyFileError
+from king.env.policy_loading import load_policy
 from king.errors import KingError
 from king.game import DealResult, Phase
 from king.jsontext import is_int, loads

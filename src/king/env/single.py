@@ -39,7 +39,16 @@ from king.env.observation import (
     observation_bounds,
 )
 from king.env.opponents import Opponent, Opponents
-from king.env.outcome import RewardKind, check_reward, deal_info, deal_reward, game_info
+from king.env.outcome import (
+    InfoKind,
+    RewardKind,
+    add_deal,
+    add_game,
+    check_info,
+    check_reward,
+    deal_reward,
+    info_arrays,
+)
 from king.env.table import IllegalActionError, Mode, Table, check_action, describe_table
 from king.game import DealResult, Game, Phase
 from king.rules import Declaration, Rules
@@ -56,7 +65,7 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     Options: ``opponents`` (one bot spec or ``SelfPlay`` for all three seats, or three
     in seat order after the learner; default ``"rule"``), ``seat`` (the learner's seat,
     or ``None`` for a random seat each episode), ``mode``, ``contract``, ``rules``,
-    ``reward`` and ``reward_scale`` as in ``king_v0``, and ``illegal_action``:
+    ``reward``, ``reward_scale`` and ``info`` as in ``king_v0``, and ``illegal_action``:
     ``"raise"`` (the default: an :class:`~king.env.table.IllegalActionError` with the
     reason) or ``"penalize"`` (nothing is played, the reward is ``illegal_reward`` and
     the learner acts again), for algorithms that cannot mask.
@@ -76,7 +85,9 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         reward: RewardKind = "points",
+        info: InfoKind = "dicts",
     ) -> None:
+        self.info = check_info(info)
         self._opponents = Opponents(opponents)
         if seat is not None and (isinstance(seat, bool) or seat not in (0, 1, 2, 3)):
             raise ValueError(f"seat is 0-3 or None (random), not {seat!r}")
@@ -114,7 +125,10 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     def _observe(self) -> tuple[NDArray[np.float32], dict[str, Any]]:
         view = self._table.game.view(self.seat)
         mask = action_mask(view)
-        return encode_observation(view), {"action_mask": mask.astype(bool)}
+        info: dict[str, Any] = {"action_mask": mask.astype(bool)}
+        if self.info == "arrays":
+            info.update(info_arrays(), illegal_action=0)
+        return encode_observation(view), info
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The learner's legal actions now, as 62 bools (all False once it is over)."""
@@ -161,26 +175,24 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             if self.illegal_action == "raise":
                 raise
             observation, info = self._observe()
-            info["illegal_action"] = True
+            info["illegal_action"] = 1 if self.info == "arrays" else True
             self._opponents.count_step()
             return observation, self.illegal_reward, False, False, info
         self._opponents.count_step()
         finished += self._advance()
         reward = sum(deal_reward(result, self.seat, self.reward) for result in finished)
         observation, info = self._observe()
-        info.update(self._results(finished))
+        self._add_results(info, finished)
         if self.render_mode == "human":
             self.render()
         return observation, reward * self.reward_scale, self._table.over, False, info
 
-    def _results(self, finished: list[DealResult]) -> dict[str, Any]:
-        """What ``info`` tells of the deals (and the game) that ended in this step."""
-        info: dict[str, Any] = {}
-        if finished:
-            info["deals"] = [deal_info(result, self.seat) for result in finished]
+    def _add_results(self, info: dict[str, Any], finished: list[DealResult]) -> None:
+        """Tell ``info`` of the deals (and the game) that ended in this step."""
+        for result in finished:
+            add_deal(info, result, self.seat)
         if self._table.mode == "game" and self._table.over:
-            info.update(game_info(self._table.game))
-        return info
+            add_game(info, self._table.game)
 
     def _advance(self) -> list[DealResult]:
         """Let the bots act until the learner must act or the episode ends; return the
