@@ -189,5 +189,5 @@ def test_nothing_in_a_model_file_is_run_and_what_cannot_be_rebuilt_is_refused(
         str(wrong),
         dynamo=False,
     )
-    with pytest.raises(PolicyFileError, match=f"not one input of {OBS_SIZE} numbers"):
+    with pytest.raises(PolicyFileError, match=f"not one input of {OBS_SIZE} or 3718 numbers"):
         load_policy(wrong)

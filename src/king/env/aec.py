@@ -28,13 +28,8 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped, unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped, unused-ignore]
 
 from king.env.evaluation import deal_option
-from king.env.observation import (
-    ACTION_COUNT,
-    OBS_SIZE,
-    action_mask,
-    encode_observation,
-    observation_bounds,
-)
+from king.env.information import ObservationKind, observation_kind
+from king.env.observation import ACTION_COUNT, action_mask
 from king.env.outcome import (
     InfoKind,
     RewardKind,
@@ -58,12 +53,11 @@ _SEAT = {name: seat for seat, name in enumerate(AGENTS)}
 Observation = dict[str, NDArray[Any]]
 
 
-def observation_space() -> spaces.Dict:
+def observation_space(low: NDArray[np.float32], high: NDArray[np.float32]) -> spaces.Dict:
     """The space of one agent's observation, as PettingZoo's classic games have it."""
-    low, high = observation_bounds()
     return spaces.Dict(
         {
-            "observation": spaces.Box(low, high, (OBS_SIZE,), np.float32),
+            "observation": spaces.Box(low, high, low.shape, np.float32),
             "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), np.int8),
         }
     )
@@ -77,9 +71,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
     ``"no-queens"`` / ``"trumps H"``, or ``"declare"``: the declarer declares),
     ``rules`` (a preset name or :class:`Rules`), ``reward`` (``"points"``,
     ``"above_par"`` or ``"sign"``), ``reward_scale`` (rewards are multiplied by it,
-    e.g. 0.01), ``render_mode`` (``"ansi"`` or ``"human"``) and ``info``
+    e.g. 0.01), ``render_mode`` (``"ansi"`` or ``"human"``), ``info``
     (``"dicts"``, or ``"arrays"``: the same numeric keys at every step, for replay
-    buffers that stack them, as Tianshou's do).  An illegal action raises
+    buffers that stack them, as Tianshou's do) and ``observation`` (``"summary"``, the
+    602 numbers, or ``"information"``: with the whole public history,
+    :mod:`king.env.information`).  An illegal action raises
     :class:`~king.env.table.IllegalActionError` with the reason and changes nothing.
     """
 
@@ -98,9 +94,11 @@ class raw_env(AECEnv):  # type: ignore[misc]
         render_mode: str | None = None,
         reward: RewardKind = "points",
         info: InfoKind = "dicts",
+        observation: ObservationKind = "summary",
     ) -> None:
         super().__init__()
         self.info = check_info(info)
+        self._encode, low, high = observation_kind(observation)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode is 'human', 'ansi' or None, not {render_mode!r}")
         self.render_mode = render_mode
@@ -110,7 +108,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         self._rng = random.Random()
         self.possible_agents: list[str] = list(AGENTS)
         self.agents: list[str] = []
-        space = observation_space()
+        space = observation_space(low, high)
         self.observation_spaces = dict.fromkeys(AGENTS, space)
         self.action_spaces = {a: spaces.Discrete(ACTION_COUNT) for a in AGENTS}
         self.rewards: dict[str, float] = {}
@@ -167,7 +165,7 @@ class raw_env(AECEnv):  # type: ignore[misc]
         if seat is None:
             raise ValueError(f"no agent is called {agent!r}: agents are {', '.join(AGENTS)}")
         view = self._table.game.view(seat)
-        return {"observation": encode_observation(view), "action_mask": action_mask(view)}
+        return {"observation": self._encode(view), "action_mask": action_mask(view)}
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         """Act for :attr:`agent_selection`: play a card (0–51) or declare (52–61).
@@ -237,6 +235,7 @@ def env(
     render_mode: str | None = None,
     reward: RewardKind = "points",
     info: InfoKind = "dicts",
+    observation: ObservationKind = "summary",
 ) -> AECEnv:
     """:class:`raw_env` inside PettingZoo's order checks (reset before step, and so
     on), as PettingZoo's own games are built; the options are :class:`raw_env`'s."""
@@ -249,5 +248,6 @@ def env(
             render_mode=render_mode,
             reward=reward,
             info=info,
+            observation=observation,
         )
     )

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from king.env.information import INFORMATION_SIZE
 from king.env.observation import ACTION_COUNT, OBS_SIZE, OBSERVATION_VERSION
 from king.env.policy import LogitsPolicy
 from king.env.policy_file import PolicyFileError, numbers, read_arrays, refuse, require, text
@@ -81,7 +82,7 @@ class MlpPolicy(LogitsPolicy):
             raise PolicyFileError(
                 f"the activation {activation!r} is not one of {', '.join(ACTIVATIONS)}"
             )
-        _check_shapes([(w.shape, b.shape) for w, b in layers])
+        self.observation_size = _check_shapes([(w.shape, b.shape) for w, b in layers])
         self.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in layers]
         self.activation = activation
         self.rng = rng
@@ -139,11 +140,13 @@ class MlpPolicy(LogitsPolicy):
             refuse(path, str(error))
 
 
-def _check_shapes(shapes: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> None:
-    """Refuse layers that do not chain from the observation to the 62 actions."""
+def _check_shapes(shapes: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> int:
+    """The length of the vector the layers read (the observation's or the information
+    state's); refused unless they chain from it to the 62 actions."""
     if not shapes:
         raise PolicyFileError("a network policy has at least one layer")
-    width = OBS_SIZE
+    first = shapes[0][0]
+    width = first[1] if len(first) == 2 and first[1] == INFORMATION_SIZE else OBS_SIZE
     for index, (weights, bias) in enumerate(shapes):
         if len(weights) != 2 or weights[1] != width or bias != (weights[0],):
             raise PolicyFileError(
@@ -153,3 +156,4 @@ def _check_shapes(shapes: list[tuple[tuple[int, ...], tuple[int, ...]]]) -> None
         width = weights[0]
     if width != ACTION_COUNT:
         raise PolicyFileError(f"the last layer gives {ACTION_COUNT} logits, not {width}")
+    return shapes[0][0][1]

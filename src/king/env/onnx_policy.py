@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from king.env.information import INFORMATION_SIZE
 from king.env.mlp_policy import MlpPolicy
 from king.env.observation import ACTION_COUNT, OBS_SIZE
 from king.env.policy import LinearPolicy, LogitsPolicy
@@ -46,12 +47,17 @@ class OnnxPolicy(LogitsPolicy):
         except Exception as error:  # onnxruntime raises its own kinds for a bad file
             refuse(path, f"onnxruntime cannot load it ({str(error).splitlines()[0]})")
         inputs, outputs = self.session.get_inputs(), self.session.get_outputs()
-        if len(inputs) != 1 or list(inputs[0].shape)[-1:] != [OBS_SIZE]:
+        sizes = (OBS_SIZE, INFORMATION_SIZE)
+        if len(inputs) != 1 or list(inputs[0].shape)[-1:] not in ([OBS_SIZE], [INFORMATION_SIZE]):
             shapes = [list(i.shape) for i in inputs]
-            refuse(path, f"its network takes {shapes}, not one input of {OBS_SIZE} numbers")
+            refuse(
+                path,
+                f"its network takes {shapes}, not one input of {sizes[0]} or {sizes[1]} numbers",
+            )
         if list(outputs[0].shape)[-1:] != [ACTION_COUNT]:
             refuse(path, f"its network gives {list(outputs[0].shape)}, not {ACTION_COUNT} logits")
         self.input = inputs[0].name
+        self.observation_size = int(inputs[0].shape[-1])
         self.batched = len(inputs[0].shape) == 2
         self.rng = rng
 
@@ -93,15 +99,21 @@ def export_policy(model: object, path: str | Path) -> None:
         raise PolicyFileError(f"a policy is exported to .npz or .onnx, not {suffix or path!r}")
 
 
-def export_onnx(model: object, path: str | Path) -> None:
-    """Write ``model`` as an ONNX graph from ``observation`` ``(batch, 602)`` to
-    ``logits`` ``(batch, 62)`` (needs torch; playing it needs only onnxruntime)."""
+def export_onnx(model: object, path: str | Path, observation_size: int | None = None) -> None:
+    """Write ``model`` as an ONNX graph from ``observation`` ``(batch, 602)`` (or the
+    information state's 3,718) to ``logits`` ``(batch, 62)`` (needs torch; playing it
+    needs only onnxruntime).  A ``torch.nn.Module`` reads ``observation_size`` numbers
+    (the observation's unless said)."""
     torch: Any = importlib.import_module("torch")
-    module = model if isinstance(model, torch.nn.Module) else _module(torch, as_mlp(model))
+    if isinstance(model, torch.nn.Module):
+        module, size = model, observation_size or OBS_SIZE
+    else:
+        policy = as_mlp(model)
+        module, size = _module(torch, policy), policy.observation_size
     module.eval()
     torch.onnx.export(
         module,
-        (torch.zeros(1, OBS_SIZE),),
+        (torch.zeros(1, size),),
         str(path),
         input_names=["observation"],
         output_names=["logits"],

@@ -35,6 +35,7 @@ from numpy.typing import NDArray
 
 from king.bots.base import Bot, BotError, BotSpecError, register
 from king.cards import DECK, Card
+from king.env.information import INFORMATION_SIZE, encode_information_state
 from king.env.observation import (
     ACTION_COUNT,
     CARD_ACTIONS,
@@ -70,6 +71,10 @@ class Policy(Protocol):
 class PolicyBot(Bot):
     """A bot that encodes its view, asks the policy, and checks the answer.
 
+    The view is encoded as the observation, or as the information state when the
+    policy says it reads one (``policy.observation_size`` is
+    :data:`~king.env.information.INFORMATION_SIZE`).
+
     An answer outside the mask is not corrected: it raises
     :class:`~king.bots.base.BotError` naming the bot and the action, so a broken
     policy is seen (the arena abandons that game and reports it).
@@ -82,7 +87,9 @@ class PolicyBot(Bot):
 
     def _choose(self, view: SeatView) -> int:
         mask = action_mask(view)
-        answer = self.policy(encode_observation(view), mask)
+        size = getattr(self.policy, "observation_size", OBS_SIZE)
+        encode = encode_information_state if size == INFORMATION_SIZE else encode_observation
+        answer = self.policy(encode(view), mask)
         try:
             action = int(answer)
         except (TypeError, ValueError):
@@ -150,6 +157,8 @@ class LogitsPolicy:
     or samples from the softmax over the legal ones when it has an ``rng``."""
 
     rng: np.random.Generator | None = None
+    #: The length of the vector it reads: the observation's, or the information state's.
+    observation_size: int = OBS_SIZE
 
     def logits(self, observation: NDArray[np.float32]) -> NDArray[np.float32]:
         """The 62 scores of ``observation`` (higher: more likely)."""

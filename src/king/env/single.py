@@ -31,13 +31,8 @@ from numpy.typing import NDArray
 from king.bots.base import BotError
 from king.cards import Card, Seat
 from king.env.evaluation import deal_option
-from king.env.observation import (
-    ACTION_COUNT,
-    OBS_SIZE,
-    action_mask,
-    encode_observation,
-    observation_bounds,
-)
+from king.env.information import ObservationKind, observation_kind
+from king.env.observation import ACTION_COUNT, action_mask
 from king.env.opponents import Opponent, Opponents
 from king.env.outcome import (
     InfoKind,
@@ -65,7 +60,8 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     Options: ``opponents`` (one bot spec or ``SelfPlay`` for all three seats, or three
     in seat order after the learner; default ``"rule"``), ``seat`` (the learner's seat,
     or ``None`` for a random seat each episode), ``mode``, ``contract``, ``rules``,
-    ``reward``, ``reward_scale`` and ``info`` as in ``king_v0``, and ``illegal_action``:
+    ``reward``, ``reward_scale``, ``info`` and ``observation`` as in ``king_v0``, and
+    ``illegal_action``:
     ``"raise"`` (the default: an :class:`~king.env.table.IllegalActionError` with the
     reason) or ``"penalize"`` (nothing is played, the reward is ``illegal_reward`` and
     the learner acts again), for algorithms that cannot mask.
@@ -86,8 +82,10 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         render_mode: str | None = None,
         reward: RewardKind = "points",
         info: InfoKind = "dicts",
+        observation: ObservationKind = "summary",
     ) -> None:
         self.info = check_info(info)
+        self._encode, low, high = observation_kind(observation)
         self._opponents = Opponents(opponents)
         if seat is not None and (isinstance(seat, bool) or seat not in (0, 1, 2, 3)):
             raise ValueError(f"seat is 0-3 or None (random), not {seat!r}")
@@ -104,8 +102,7 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self._table = Table(mode, contract, rules)
-        low, high = observation_bounds()
-        self.observation_space = spaces.Box(low, high, (OBS_SIZE,), np.float32)
+        self.observation_space = spaces.Box(low, high, low.shape, np.float32)
         self.action_space = spaces.Discrete(ACTION_COUNT)
         self._started = False
 
@@ -128,7 +125,7 @@ class KingVsBotsEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         info: dict[str, Any] = {"action_mask": mask.astype(bool)}
         if self.info == "arrays":
             info.update(info_arrays(), illegal_action=0)
-        return encode_observation(view), info
+        return self._encode(view), info
 
     def action_masks(self) -> NDArray[np.bool_]:
         """The learner's legal actions now, as 62 bools (all False once it is over)."""
