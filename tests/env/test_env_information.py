@@ -4,6 +4,7 @@ cannot tell apart), in both environments and for policies that read it."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import warnings
@@ -34,7 +35,7 @@ from tests.support import ROOT
 
 def test_the_layout_follows_the_observation_without_gaps_and_docs_list_it() -> None:
     assert INFORMATION_LAYOUT[0].start == 0
-    for before, after in zip(INFORMATION_LAYOUT, INFORMATION_LAYOUT[1:], strict=False):
+    for before, after in itertools.pairwise(INFORMATION_LAYOUT):
         assert after.start == before.stop
     assert field_range("history_cards").start == OBS_SIZE
     assert INFORMATION_SIZE == 602 + 13 * 4 * 52 + 13 * 4 + 20 * 10 + 20 * 4 + 20 * 4
