@@ -9,11 +9,12 @@ first with ``pip install torch==2.13.0``, which comes from its own disk):
     python examples/ppo_baseline.py --steps 200000 --deals 100
 
 It trains one learner against three ``rule`` bots on single deals (every contract in
-turn, the learner in a random seat), saves the model (``--out``), registers it as the
-in-process bot ``ppo`` (``king.env.register_policy``: no protocol, no process) and plays
-``king arena``'s duplicate deals: each bot of ``--bots`` against three ``random`` and
-against three ``rule``, the same deals for every bot.  It prints the table docs/rl.md
-shows.
+turn, the learner in a random seat), saves the model (``--out``, sb3's ``.zip``) and its
+numpy copy beside it (``.npz``: ``king.env.export_policy``), registers the saved model as
+the in-process bot ``ppo`` (``king.env.load_policy`` reads the ``.zip`` as any
+``policy:file=`` does: no pickle) and plays ``king arena``'s duplicate deals: each bot
+of ``--bots`` against three ``random`` and against three ``rule``, the same deals for
+every bot.  It prints the table docs/rl.md shows.
 """
 
 from __future__ import annotations
@@ -21,15 +22,13 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import Any
 
-import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
 
 import king.env  # registers policy:file=
 from king.arena import ArenaConfig, run_arena
-from king.env import KingVsBotsEnv, register_policy
+from king.env import KingVsBotsEnv, export_policy, load_policy, register_policy
 
 HERE = Path(__file__).resolve().parent
 
@@ -42,21 +41,9 @@ def train(steps: int, seed: int, out: Path) -> tuple[MaskablePPO, float]:
     model.learn(total_timesteps=steps)
     spent = time.perf_counter() - start
     model.save(out)
+    export_policy(model, out.with_suffix(".npz"))  # plays with numpy alone
     env.close()
     return model, spent
-
-
-def as_policy(model: MaskablePPO) -> Any:
-    """The model as a policy function (observation, mask) -> action: its most likely
-    legal action."""
-
-    def policy(observation: np.ndarray, action_mask: np.ndarray) -> int:
-        action, _ = model.predict(
-            observation, action_masks=action_mask.astype(bool), deterministic=True
-        )
-        return int(action)
-
-    return policy
 
 
 def measure(bot: str, against: str, deals: int, seed: int) -> tuple[float, float, float]:
@@ -80,9 +67,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     torch.set_num_threads(1)
-    model, spent = train(args.steps, args.seed, args.out)
+    _, spent = train(args.steps, args.seed, args.out)
     print(f"trained {args.steps} steps in {spent:.0f} s ({args.steps / spent:.0f} steps/s)")
-    register_policy("ppo", as_policy(model))
+    register_policy("ppo", load_policy(args.out))  # the saved file, as policy:file= reads it
     assert king.env  # imported for its bot spec
     print(f"| bot | vs 3 `random` | vs 3 `rule` | ms per move |  ({args.deals} deals x 4 seats)")
     print("|---|---|---|---|")

@@ -274,3 +274,12 @@ def test_pettingzoos_terminate_illegal_wrapper_fits() -> None:
         env.step(int(np.flatnonzero(observation["action_mask"] == 0)[0]))
     assert all(env.terminations.values())
     assert env.rewards[offender] == -1
+
+
+def test_no_parallel_api_one_seat_acts_at_a_time() -> None:
+    """docs/rl.md: PettingZoo's converter refuses king_v0 rather than ignore actions."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    assert king_v0.raw_env.metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(king_v0.env())

@@ -4,7 +4,10 @@
   ``king_v0.raw_env``);
 * :class:`KingVsBotsEnv` — a Gymnasium environment: one learner against three bots;
   :func:`make_vector_env` — many of them as Gymnasium's vector interface, every mask
-  a live episode's;
+  a live episode's; :class:`BatchedKingEnv` — hundreds of single deals stepped at once
+  by the engine (compiled), against bots or a frozen snapshot of the learner;
+* ``observation="information"`` (:mod:`king.env.information`) — the whole public
+  history, for methods that need the information state;
 * :func:`encode_observation`, :func:`action_mask` — the vectors both give, from one
   seat's view only;
 * :class:`PolicyBot`, :func:`register_policy`, :func:`load_policy` — any policy as a
@@ -46,12 +49,14 @@ from king.env.table import IllegalActionError
 if TYPE_CHECKING:
     from king.env import king_v0
     from king.env.aec import env, raw_env
+    from king.env.batch import BatchedKingEnv
     from king.env.onnx_policy import OnnxPolicy, export_onnx, export_policy
     from king.env.single import KingVsBotsEnv
     from king.env.vector import make_vector_env
 
 __all__ = [
     "ACTION_COUNT",
+    "BatchedKingEnv",
     "LAYOUT",
     "OBS_SIZE",
     "REWARDS",
@@ -88,6 +93,7 @@ _LAZY = {
     "raw_env": ("king.env.aec", "raw_env"),
     "KingVsBotsEnv": ("king.env.single", "KingVsBotsEnv"),
     "make_vector_env": ("king.env.vector", "make_vector_env"),
+    "BatchedKingEnv": ("king.env.batch", "BatchedKingEnv"),
     "OnnxPolicy": ("king.env.onnx_policy", "OnnxPolicy"),
     "export_onnx": ("king.env.onnx_policy", "export_onnx"),
     "export_policy": ("king.env.onnx_policy", "export_policy"),
