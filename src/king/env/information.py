@@ -34,8 +34,10 @@ from king.env.observation import (
     LAYOUT,
     OBS_SIZE,
     Field,
+    bounds_of,
     encode_observation,
     observation_bounds,
+    slice_of,
 )
 from king.rules import ALL_DECLARATIONS, GAME_DEALS
 from king.view import SeatView
@@ -114,18 +116,12 @@ _SHAPES = {name: shape for name, shape, _, _ in _HISTORY}
 
 def field_range(name: str) -> slice:
     """The slice of the information state that holds field ``name``."""
-    found = _BY_NAME.get(name)
-    if found is None:
-        raise KeyError(f"no information field {name!r}: choose from {', '.join(_BY_NAME)}")
-    return slice(found.start, found.stop)
+    return slice_of(INFORMATION_LAYOUT, name, "information")
 
 
 def information_bounds() -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     """The lower and upper bounds of every entry, for a ``Box`` space."""
-    low = np.zeros(INFORMATION_SIZE, np.float32)
-    for field in INFORMATION_LAYOUT:
-        low[field.start : field.stop] = field.low
-    return low, np.ones(INFORMATION_SIZE, np.float32)
+    return bounds_of(INFORMATION_LAYOUT)
 
 
 def information_layout_table() -> str:

@@ -52,6 +52,7 @@ __all__ = [
     "Field",
     "action_mask",
     "action_of",
+    "bounds_of",
     "card_action",
     "choice_of",
     "declaration_action",
@@ -60,6 +61,7 @@ __all__ = [
     "field_slice",
     "layout_table",
     "observation_bounds",
+    "slice_of",
 ]
 
 #: Card actions are 0–51; declaration ``d`` is ``DECLARATION_OFFSET + d.action_index``.
@@ -188,23 +190,34 @@ def _layout() -> tuple[Field, ...]:
 LAYOUT: tuple[Field, ...] = _layout()
 #: The length of the observation vector.
 OBS_SIZE: int = LAYOUT[-1].stop
-_BY_NAME = {f.name: f for f in LAYOUT}
+
+
+def slice_of(layout: tuple[Field, ...], name: str, what: str = "observation") -> slice:
+    """The slice of a vector laid out by ``layout`` that holds field ``name``."""
+    for found in layout:
+        if found.name == name:
+            return slice(found.start, found.stop)
+    names = ", ".join(f.name for f in layout)
+    raise KeyError(f"no {what} field {name!r}: choose from {names}")
 
 
 def field_slice(name: str) -> slice:
     """The slice of the observation vector that holds field ``name``."""
-    found = _BY_NAME.get(name)
-    if found is None:
-        raise KeyError(f"no observation field {name!r}: choose from {', '.join(_BY_NAME)}")
-    return slice(found.start, found.stop)
+    return slice_of(LAYOUT, name)
+
+
+def bounds_of(layout: tuple[Field, ...]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+    """The lower and upper bounds of every entry of a vector laid out by ``layout``."""
+    size = layout[-1].stop
+    low = np.zeros(size, np.float32)
+    for f in layout:
+        low[f.start : f.stop] = f.low
+    return low, np.ones(size, np.float32)
 
 
 def observation_bounds() -> tuple[NDArray[np.float32], NDArray[np.float32]]:
     """The lower and upper bounds of every entry, for a ``Box`` space."""
-    low = np.zeros(OBS_SIZE, np.float32)
-    for f in LAYOUT:
-        low[f.start : f.stop] = f.low
-    return low, np.ones(OBS_SIZE, np.float32)
+    return bounds_of(LAYOUT)
 
 
 def layout_table() -> str:
