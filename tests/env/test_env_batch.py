@@ -169,3 +169,14 @@ def test_what_it_refuses_it_says_and_nothing_moves() -> None:
         BatchedKingEnv(2, contract="declare")
     with pytest.raises(ValueError, match="opponents are 'rule', 'random'"):
         BatchedKingEnv(2, opponents="hard")
+
+
+def test_one_seed_a_copy_and_bad_seeds() -> None:
+    env = BatchedKingEnv(3, opponents="random")
+    one, _ = env.reset(seed=[4, 5, 6])
+    again, _ = env.reset(seed=[4, 9, 6])
+    assert np.array_equal(one[0], again[0]) and np.array_equal(one[2], again[2])
+    with pytest.raises(ValueError, match="seed is an int, 3 ints"):
+        env.reset(seed=[1, 2])
+    with pytest.raises(ValueError, match="seed is an int"):
+        env.reset(seed="x")  # type: ignore[arg-type]

@@ -183,13 +183,9 @@ class BatchedKingEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        """Deal every copy afresh (seeded: the same deals and bots' cards again)."""
-        base = random.SystemRandom().getrandbits(62) if seed is None else seed
-        seeds = [
-            random.Random(f"king.env.batch/{base}/{i}").getrandbits(62)
-            for i in range(self.num_envs)
-        ]
-        self._words(self._seeds_at, self.num_envs)[:] = seeds
+        """Deal every copy afresh: ``seed`` (one for all, or one a copy) makes the deals
+        and the bots' cards the same again."""
+        self._words(self._seeds_at, self.num_envs)[:] = _seeds(seed, self.num_envs)
         self._words(self._results_at, self.num_envs * _RESULT_WORDS)[:] = 0
         self._call("king_batch_reset", self._seeds_at)
         self._caller_moves()
@@ -301,6 +297,21 @@ class BatchedKingEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
 
     def close(self, **kwargs: Any) -> None:
         """Nothing to release: the engine's instance goes with the environment."""
+
+
+def _seeds(seed: int | Sequence[int] | None, count: int) -> list[int]:
+    """Each copy's generator seed, from one seed, one a copy, or the system's entropy."""
+    if seed is None:
+        base: object = random.SystemRandom().getrandbits(62)
+    elif isinstance(seed, int) and not isinstance(seed, bool):
+        base = seed
+    elif (
+        isinstance(seed, Sequence) and len(seed) == count and all(isinstance(s, int) for s in seed)
+    ):
+        return [random.Random(f"king.env.batch/{s}").getrandbits(62) for s in seed]
+    else:
+        raise ValueError(f"seed is an int, {count} ints (one a copy) or None, not {seed!r}")
+    return [random.Random(f"king.env.batch/{base}/{i}").getrandbits(62) for i in range(count)]
 
 
 def _options(
