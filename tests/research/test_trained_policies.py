@@ -191,3 +191,20 @@ def test_nothing_in_a_model_file_is_run_and_what_cannot_be_rebuilt_is_refused(
     )
     with pytest.raises(PolicyFileError, match=f"not one input of {OBS_SIZE} or 3718 numbers"):
         load_policy(wrong)
+
+
+def test_maskable_ppo_trains_on_the_batched_environment_as_it_is(tmp_path: Path) -> None:
+    """``sb3_vec_env``: MaskablePPO steps 64 deals at once, its masks from the engine;
+    the saved model plays by its file."""
+    from king.env import BatchedKingEnv
+    from king.env.sb3_vec import sb3_vec_env
+
+    venv = sb3_vec_env(BatchedKingEnv(64, opponents="rule", seat=None, reward_scale=0.01), 1)
+    model = MaskablePPO("MlpPolicy", venv, seed=1, n_steps=8, batch_size=128, verbose=0)
+    model.learn(total_timesteps=1024)
+    assert model.num_timesteps >= 1024
+    masks = venv.env_method("action_masks")
+    assert len(masks) == 64 and all(m.any() for m in masks)
+    model.save(tmp_path / "batched.zip")
+    report = arena(f"policy:file={tmp_path / 'batched.zip'}", "rule", "rule", "rule")
+    assert "abandoned" not in report.lower(), report
