@@ -13,18 +13,20 @@
 enum { /* a copy, after its position (22 words) */
        B_CONTRACT = STATE_SIZE, B_TRUMP, B_DECLARATION, B_DECLARER, B_LEARNER, B_EPISODE,
        B_SEED, B_PLAYED_BY, B_TAKEN = B_PLAYED_BY + 4, B_WON = B_TAKEN + 4,
-       B_ORDER = B_WON + 4, COPY_WORDS = B_ORDER + 4 };
+       B_ORDER = B_WON + 4, B_SEQUENCE = B_ORDER + 4, COPY_WORDS = B_SEQUENCE + 52 };
 enum { /* the options */
        O_FLAGS, O_TWO_OF_DIAMONDS, O_LEARNER, O_OPPONENTS, O_SCHEDULE, O_CYCLE,
        CYCLE = 28, O_TEMPLATES = O_CYCLE + CYCLE, OPTION_WORDS };
 enum { /* a copy's results: a deal that ended since they were cleared */
        R_ENDED, R_POINTS, R_DECLARATION = R_POINTS + 4, R_DECLARER, R_LEARNER, RESULT_WORDS };
 enum { RULE = 0, RANDOM = 1, CALLER = 2 };
-enum { OBS = 602, ACTIONS = 62, DECLARATIONS = 10 };
+enum { OBS = 602, INFORMATION = 3718, ACTIONS = 62, DECLARATIONS = 10 };
 /* Where each field of the observation starts (king.env.observation.LAYOUT). */
 enum { F_HAND = 0, F_WINNING = 52, F_ABOVE = 104, F_PLAYED = 156, F_TRICK = 364,
        F_LED = 520, F_VOIDS = 524, F_LEADER = 557, F_TO_ACT = 561, F_DONE = 565,
        F_WON = 566, F_PENALTY = 570, F_POINTS = 574 };
+/* ... and of the information state's history (king.env.information.INFORMATION_LAYOUT). */
+enum { H_CARDS = 602, H_LEADERS = 3306 };
 
 typedef struct {
     i64 *copies, *options, *results;
@@ -58,6 +60,10 @@ static int copy_ok(const i64 *copy) {
     for (int i = 0; i < 4; i++) {
         if (!in_range(copy[B_ORDER + i], 0, 51) || !in_range(copy[B_WON + i], 0, 13)) return 0;
         if ((copy[B_PLAYED_BY + i] | copy[B_TAKEN + i]) & ~FULL) return 0;
+    }
+    int played = popcount(copy[S_PLAYED]);
+    for (int i = 0; i < played; i++) {
+        if (!in_range(copy[B_SEQUENCE + i], 0, 51)) return 0;
     }
     return 1;
 }
@@ -112,6 +118,7 @@ static void play_card(i64 *copy, int card, const i64 *options, i64 *result) {
     int turn = (int)copy[S_TURN];
     i64 trick = copy[S_TRICK] | BIT(card);
     copy[B_ORDER + copy[S_COUNT]] = card;
+    copy[B_SEQUENCE + popcount(copy[S_PLAYED])] = card;
     copy[B_PLAYED_BY + turn] |= BIT(card);
     play(copy, card, (int)copy[B_CONTRACT], (int)copy[B_TRUMP], flags);
     if (copy[S_COUNT] == 0) { /* the trick closed: its winner leads next */
@@ -256,15 +263,31 @@ static void seats(float *out, const i64 *copy, int me) {
     }
 }
 
-/* The observation and the action mask of each copy for its learner (`who` 0) or for the
- * seat to move (`who` 1). */
+/* The deal's cards in the order played, by trick and position, and each trick's
+ * leader (the information state's history; a single deal has no finished deals). */
+static void history(float *out, const i64 *copy, int me) {
+    int played = popcount(copy[S_PLAYED]);
+    for (int i = 0; i < played; i++) {
+        int card = (int)copy[B_SEQUENCE + i];
+        out[H_CARDS + 208 * (i / 4) + 52 * (i % 4) + card] = 1.0f;
+        if (i % 4) continue;
+        for (int seat = 0; seat < 4; seat++) {
+            if (!(copy[B_PLAYED_BY + seat] & BIT(card))) continue;
+            out[H_LEADERS + 4 * (i / 4) + ((seat - me) & 3)] = 1.0f;
+        }
+    }
+}
+
+/* The observation (`size` OBS, or INFORMATION with the history) and the action mask of
+ * each copy for its learner (`who` 0) or for the seat to move (`who` 1). */
 EXPORT(king_batch_observe)
 int king_batch_observe(int copies_at, int n, int options_at, int results_at, int who,
-                       int obs_at, int masks_at) {
+                       int size, int obs_at, int masks_at) {
     Batch b;
     int refused = batch_of(copies_at, n, options_at, results_at, &b);
     if (refused) return refused;
-    float *obs = (float *)area(obs_at, (i64)n * OBS / 2);
+    if (size != OBS && size != INFORMATION) return KING_E_GAME;
+    float *obs = (float *)area(obs_at, (i64)n * size / 2);
     i64 *mask_words = area(masks_at, ((i64)n * ACTIONS + 7) / 8);
     if (!obs || !mask_words) return KING_E_BOUNDS;
     if (who < 0 || who > 1) return KING_E_GAME;
@@ -279,10 +302,12 @@ int king_batch_observe(int copies_at, int n, int options_at, int results_at, int
         int me = (int)(who ? copy[S_TURN] : copy[B_LEARNER]);
         int rel = (int)((copy[B_DECLARER] - me) & 3);
         const float *fixed = templates + ((i64)copy[B_DECLARATION] * 4 + rel) * OBS;
-        float *out = obs + (i64)i * OBS;
+        float *out = obs + (i64)i * size;
         for (int k = 0; k < OBS; k++) out[k] = fixed[k];
+        for (int k = OBS; k < size; k++) out[k] = 0.0f;
         planes(out, copy, me);
         seats(out, copy, me);
+        if (size == INFORMATION) history(out, copy, me);
         i64 legal = copy[S_TURN] == me ? legal_of(copy, flags) : 0;
         for (int a = 0; a < ACTIONS; a++) masks[(i64)i * ACTIONS + a] = a < 52 && ((legal >> a) & 1);
     }

@@ -14,12 +14,13 @@ import pytest
 from king.bots import make_bot
 from king.cards import DECK, Card
 from king.env.batch import MOST_COPIES, BatchedKingEnv
+from king.env.information import encode_information_state
 from king.env.observation import action_mask, encode_observation
 from king.env.table import IllegalActionError
 from king.game import Game, Phase
 from king.rules import ALL_DECLARATIONS, Rules
 
-_COPY, _DECLARATION, _DECLARER, _LEARNER, _PLAYED_BY = 45, 24, 25, 26, 29
+_COPY, _DECLARATION, _DECLARER, _LEARNER, _PLAYED_BY = 97, 24, 25, 26, 29
 
 
 def dealt(env: BatchedKingEnv) -> list[tuple[list[int], int, int, int]]:
@@ -65,14 +66,22 @@ class Reference:
 
 
 @pytest.mark.parametrize(
-    ("rules", "contract", "seat"),
-    [("classic", None, None), ("pagat", "random", 2), ("turkish", "no-king", None)],
+    ("rules", "contract", "seat", "observation"),
+    [
+        ("classic", None, None, "summary"),
+        ("pagat", "random", 2, "summary"),
+        ("turkish", "no-king", None, "summary"),
+        ("classic", "random", None, "information"),
+    ],
 )
 def test_every_decision_matches_the_core_and_the_python_encoder(
-    rules: str, contract: str | None, seat: int | None
+    rules: str, contract: str | None, seat: int | None, observation: str
 ) -> None:
     preset = Rules.preset(rules)
-    env = BatchedKingEnv(6, opponents="rule", seat=seat, contract=contract, rules=rules)
+    encode = encode_information_state if observation == "information" else encode_observation
+    env = BatchedKingEnv(
+        6, opponents="rule", seat=seat, contract=contract, rules=rules, observation=observation
+    )
     observation, info = env.reset(seed=9)
     rng = random.Random(9)
     references = [Reference(*deal, preset) for deal in dealt(env)]
@@ -81,7 +90,7 @@ def test_every_decision_matches_the_core_and_the_python_encoder(
         actions = []
         for copy, reference in enumerate(references):
             view = reference.game.view(reference.learner)
-            assert np.array_equal(observation[copy], encode_observation(view)), copy
+            assert np.array_equal(observation[copy], encode(view)), copy
             assert np.array_equal(info["action_mask"][copy], action_mask(view).astype(bool))
             actions.append(rng.choice(np.flatnonzero(info["action_mask"][copy])))
         observation, reward, terminated, truncated, info = env.step(np.array(actions))
@@ -164,7 +173,11 @@ def test_what_it_refuses_it_says_and_nothing_moves() -> None:
     with pytest.raises(IllegalActionError, match="an action is 0-61"):
         env.step(np.full(3, 70))
     with pytest.raises(ValueError, match="num_envs is 1 to"):
-        BatchedKingEnv(MOST_COPIES + 1)
+        BatchedKingEnv(MOST_COPIES["summary"] + 1)
+    with pytest.raises(ValueError, match="num_envs is 1 to 96 with the information"):
+        BatchedKingEnv(97, observation="information")
+    with pytest.raises(ValueError, match="observation is one of"):
+        BatchedKingEnv(2, observation="pixels")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="use KingVsBotsEnv to declare"):
         BatchedKingEnv(2, contract="declare")
     with pytest.raises(ValueError, match="opponents are 'rule', 'random'"):

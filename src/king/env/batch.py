@@ -35,13 +35,13 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from numpy.typing import NDArray
 
 from king.bots.engine import EngineError, Instance
+from king.env.information import ObservationKind, observation_kind
 from king.env.observation import (
     ACTION_COUNT,
     OBS_SIZE,
     describe_action,
     encode_observation,
     field_slice,
-    observation_bounds,
 )
 from king.env.outcome import RewardKind, check_reward
 from king.env.table import IllegalActionError, cycle_declaration, parse_contract, parse_rules
@@ -53,10 +53,11 @@ __all__ = ["MOST_COPIES", "BatchPolicy", "BatchedKingEnv", "observation_template
 #: A batched policy: observations ``(k, 602)`` and masks ``(k, 62)`` in, ``k`` actions out.
 BatchPolicy = Callable[[NDArray[np.float32], NDArray[np.int8]], Sequence[int] | NDArray[Any]]
 
-#: The most copies one environment holds (its engine instance's exchange area).
-MOST_COPIES = 512
+#: The most copies one environment holds (its engine instance's exchange area), by the
+#: observation it gives.
+MOST_COPIES = {"summary": 512, "information": 96}
 # The words of engine/batch.c: a copy, the options, a copy's results.
-_COPY_WORDS = 45
+_COPY_WORDS = 97
 _OPTION_WORDS = 34
 _RESULT_WORDS = 8
 _TURN, _LEARNER = 7, 26  # S_TURN, B_LEARNER
@@ -103,7 +104,8 @@ class BatchedKingEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
     Options: ``opponents`` (``"rule"``, ``"random"``, or a :data:`BatchPolicy` playing
     the other three seats), ``seat`` (the learner's, or ``None``: drawn each deal),
     ``contract`` (``None``/``"cycle"``, ``"random"`` or one declaration), ``rules``,
-    ``reward`` and ``reward_scale`` as in ``KingVsBotsEnv``.  ``info`` holds
+    ``reward``, ``reward_scale`` and ``observation`` (``"summary"`` or
+    ``"information"``) as in ``KingVsBotsEnv``.  ``info`` holds
     ``action_mask`` (bool, one row a copy) and, for the copies whose deal ended in the
     step, ``deal_over`` 1 and the deal's ``points`` (by absolute seat), its
     ``declaration`` (an action index 0–9) and the learner's ``seat``.
@@ -121,11 +123,16 @@ class BatchedKingEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         rules: Rules | str = "classic",
         reward: RewardKind = "points",
         reward_scale: float = 1.0,
+        observation: ObservationKind = "summary",
     ) -> None:
+        _, low, high = observation_kind(observation)  # the choices named if not one
+        most = MOST_COPIES[observation]
         if isinstance(num_envs, bool) or not isinstance(num_envs, int):
             raise ValueError(f"num_envs is a whole number of copies, not {num_envs!r}")
-        if not 1 <= num_envs <= MOST_COPIES:
-            raise ValueError(f"num_envs is 1 to {MOST_COPIES}, not {num_envs}")
+        if not 1 <= num_envs <= most:
+            raise ValueError(
+                f"num_envs is 1 to {most} with the {observation} observation, not {num_envs}"
+            )
         if seat is not None and (isinstance(seat, bool) or seat not in (0, 1, 2, 3)):
             raise ValueError(f"seat is 0-3 or None (drawn each deal), not {seat!r}")
         self.num_envs = num_envs
@@ -133,8 +140,8 @@ class BatchedKingEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         self.reward = check_reward(reward)
         self.reward_scale = float(reward_scale)
         self.opponents = opponents
-        low, high = observation_bounds()
-        self.single_observation_space = spaces.Box(low, high, (OBS_SIZE,), np.float32)
+        self.size = low.size
+        self.single_observation_space = spaces.Box(low, high, low.shape, np.float32)
         self.single_action_space = spaces.Discrete(ACTION_COUNT)
         self.observation_space = spaces.Box(
             np.tile(low, (num_envs, 1)), np.tile(high, (num_envs, 1)), dtype=np.float32
@@ -161,7 +168,7 @@ class BatchedKingEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             ("actions", n),
             ("seeds", n),
             ("bad", 1),
-            ("obs", n * OBS_SIZE // 2),
+            ("obs", n * self.size // 2),
             ("masks", -(-n * ACTION_COUNT // 8)),
         ):
             places[name] = at
@@ -275,11 +282,11 @@ class BatchedKingEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         raise RuntimeError("the opponents' policy never handed the turn back")
 
     def _observe(self, who: int) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
-        self._call("king_batch_observe", who, self._obs_at, self._masks_at)
+        self._call("king_batch_observe", who, self.size, self._obs_at, self._masks_at)
         n = self.num_envs
-        observation = self._words(self._obs_at, n * OBS_SIZE // 2).view(np.float32)
+        observation = self._words(self._obs_at, n * self.size // 2).view(np.float32)
         masks = self._words(self._masks_at, -(-n * ACTION_COUNT // 8)).view(np.int8)
-        return observation.reshape(n, OBS_SIZE).copy(), masks[: n * ACTION_COUNT].reshape(
+        return observation.reshape(n, self.size).copy(), masks[: n * ACTION_COUNT].reshape(
             n, ACTION_COUNT
         ).copy()
 
