@@ -14,9 +14,11 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import numpy as np
 import pytest
 
+from benchmarks.server_process import free_port
 from king.arena import ArenaConfig, ArenaSetupError, run_arena
 from king.bots import BotError, BotSpecError, make_bot
 from king.bots import base as bots_base
@@ -38,6 +40,7 @@ from king.env.policy_file import POLICY_FILE
 from king.game import Game, Phase
 from tests.support import ROOT
 from tests.support.games import random_move
+from tests.support.services import local_king
 
 EXAMPLE_POLICY = ROOT / "examples" / "rl_policy.npz"
 
@@ -400,3 +403,18 @@ def test_a_bad_network_file_is_refused_in_one_sentence(tmp_path: Path) -> None:
         with pytest.raises(PolicyFileError, match=reason) as caught:
             load_policy(path)
         assert str(caught.value).endswith(POLICY_FILE), name
+
+
+def test_the_owner_seats_a_policy_by_a_long_path_at_the_local_table(tmp_path: Path) -> None:
+    """``king --bots policy:file=PATH``: a path longer than a bot's name once could be
+    (60 characters: the table failed to start) is taken as it is."""
+    folder = tmp_path / ("a-rather-long-folder-name-for-models-" * 3)
+    folder.mkdir()
+    path = folder / "linear.npz"
+    LinearPolicy.zeros().save(path)
+    port = free_port()
+    spec = f"policy:file={path}"
+    assert len(spec) > 100
+    with local_king(tmp_path, "--bots", spec, "--port", str(port)):
+        tables = httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=10).json()["open"]
+    assert [s["bot"] for s in tables[0]["seats"] if s["kind"] == "bot"] == [spec] * 3

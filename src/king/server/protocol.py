@@ -19,6 +19,7 @@ from king.messages import MAX_MESSAGE_BYTES, MessageError, read_envelope
 __all__ = [
     "ProtocolModel",
     "PROTOCOL_VERSION",
+    "MAX_BOT_SPEC",
     "MAX_MESSAGE_BYTES",
     "ProtocolError",
     "ClientMessage",
@@ -526,11 +527,16 @@ ServerMessage = (
 # -- HTTP -------------------------------------------------------------------------------
 
 
+#: The longest bot spec a seat takes: room for the owner's ``policy:file=PATH`` with a
+#: long path (a visitor's spec that names a file is refused whatever its length).
+MAX_BOT_SPEC = 512
+
+
 class SeatRequest(ProtocolModel):
     """A seat of a new table: for a person, or for a bot (by its registered name)."""
 
     kind: Literal["human", "bot"]
-    bot: Annotated[str, Field(min_length=1, max_length=60)] | None = None
+    bot: Annotated[str, Field(min_length=1, max_length=MAX_BOT_SPEC)] | None = None
 
 
 class CreateTableRequest(ProtocolModel):
