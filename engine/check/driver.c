@@ -49,6 +49,11 @@ int king_choose(int values_at, int n, int c, int prior, double margin);
 int king_summary(int values_at, int n, int c, int offsets_at, int out_at);
 int king_declare_values(int setup_at, int choices_at, int n_choices, int seed_at, int count,
                         int values_at);
+int king_batch_reset(int copies_at, int n, int options_at, int results_at, int seeds_at);
+int king_batch_play(int copies_at, int n, int options_at, int results_at, int actions_at,
+                    int bad_at);
+int king_batch_observe(int copies_at, int n, int options_at, int results_at, int who, int size,
+                       int obs_at, int masks_at);
 i64 *king_io(void);
 
 /* Where the words of each call lie in the exchange area: the learned policy (its
@@ -449,12 +454,60 @@ static int nonsense(int rounds) {
     return refused;
 }
 
+/* The batched environment (batch.c): eight deals stepped soundly under random options,
+ * observed both ways, then its entry points fed spoiled copies and offsets. */
+enum { B_OPTIONS = 100000, B_TEMPLATES = 100100, B_COPIES = 112200, B_RESULTS = 113000,
+       B_ACTIONS = 113100, B_SEEDS = 113200, B_BAD = 113300, B_OBS = 113400, B_MASKS = 128400,
+       B_N = 8 };
+
+static int batch_step(int who, int size) {
+    i64 *io = king_io();
+    int answered = king_batch_observe(B_COPIES, B_N, B_OPTIONS, B_RESULTS, who, size, B_OBS,
+                                      B_MASKS) == 0;
+    const signed char *masks = (const signed char *)(io + B_MASKS);
+    for (int i = 0; i < B_N; i++) {
+        io[B_ACTIONS + i] = -1;
+        for (int a = 0; a < 52; a++) {
+            if (masks[i * 62 + a] && draw(3) == 0) io[B_ACTIONS + i] = a;
+        }
+        for (int a = 0; a < 52 && io[B_ACTIONS + i] < 0; a++) {
+            if (masks[i * 62 + a]) io[B_ACTIONS + i] = a;
+        }
+    }
+    return answered + (king_batch_play(B_COPIES, B_N, B_OPTIONS, B_RESULTS, B_ACTIONS, B_BAD) == 0);
+}
+
+static int batched(int rounds) {
+    i64 *io = king_io();
+    int answered = 0;
+    for (int r = 0; r < rounds / 10; r++) {
+        i64 *o = io + B_OPTIONS;
+        o[0] = draw(16), o[1] = draw(2), o[2] = draw(5) - 1, o[3] = draw(3), o[4] = draw(12) - 2;
+        for (int i = 0; i < 28; i++) o[5 + i] = draw(10);
+        o[33] = B_TEMPLATES;
+        for (int i = 0; i < B_N; i++) io[B_SEEDS + i] = random_word();
+        answered += king_batch_reset(B_COPIES, B_N, B_OPTIONS, B_RESULTS, B_SEEDS) == 0;
+        int who = o[3] == 2, size = draw(2) ? 602 : 3718;
+        for (int step = 0; step < 60; step++) answered += batch_step(who, size);
+        for (int k = (int)draw(4); k > 0; k--) io[B_COPIES + draw(B_N * 97)] = random_word();
+        if (draw(4) == 0) o[draw(34)] = random_word();
+        batch_step(who, draw(4) ? size : (int)random_word());
+        int at = draw(4) ? B_COPIES : (int)random_word();
+        king_batch_play(at, (int)draw(600) - 10, B_OPTIONS, B_RESULTS, B_ACTIONS, B_BAD);
+        king_batch_observe(at, (int)draw(600) - 10, B_OPTIONS, B_RESULTS, (int)draw(4) - 1, 602,
+                           draw(4) ? B_OBS : (int)random_word(), B_MASKS);
+    }
+    return answered;
+}
+
 int main(int argc, char **argv) {
     int rounds = argc > 1 ? atoi(argv[1]) : 2000;
     make_net();
     int deals = whole_deals(rounds);
     int answered = sound_calls(rounds);
     int refused = nonsense(rounds);
-    printf("deals %d answered %d nonsense %d refused %d\n", deals, answered, rounds, refused);
+    int stepped = batched(rounds);
+    printf("deals %d answered %d nonsense %d refused %d batched %d\n", deals, answered, rounds,
+           refused, stepped);
     return 0;
 }

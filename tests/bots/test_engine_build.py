@@ -77,6 +77,9 @@ def test_the_sources_run_clean_under_the_undefined_behaviour_sanitizer(tmp_path:
     assert report["answered"] > 14 * 3000
     # Nonsense at each of the 20 entry points was refused, some of it got through.
     assert 3000 < report["refused"] < 20 * 3000
+    # The batched environment's 300 sets of 8 deals: reset, then 60 observations and
+    # 60 steps each, every one answered.
+    assert report["batched"] == 300 * (1 + 2 * 60)
 
 
 def test_the_build_script_checks_the_committed_file() -> None:
