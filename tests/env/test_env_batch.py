@@ -193,3 +193,18 @@ def test_one_seed_a_copy_and_bad_seeds() -> None:
         env.reset(seed=[1, 2])
     with pytest.raises(ValueError, match="seed is an int"):
         env.reset(seed="x")  # type: ignore[arg-type]
+
+
+def test_a_snapshot_that_answers_wrong_is_named() -> None:
+    def first_card(observation: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.zeros(len(masks), int)  # the two of spades, legal or not
+
+    env = BatchedKingEnv(8, opponents=first_card, seat=0)
+    with pytest.raises(IllegalActionError, match="the opponents' policy: copy"):
+        env.reset(seed=1)
+
+    def floats(observation: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.zeros(len(masks))
+
+    with pytest.raises(IllegalActionError, match="not one integer action each"):
+        BatchedKingEnv(8, opponents=floats, seat=0).reset(seed=1)

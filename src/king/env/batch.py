@@ -61,6 +61,7 @@ _COPY_WORDS = 97
 _OPTION_WORDS = 34
 _RESULT_WORDS = 8
 _TURN, _LEARNER = 7, 26  # S_TURN, B_LEARNER
+_TEMPLATE_WORDS = len(ALL_DECLARATIONS) * 4 * OBS_SIZE // 2
 _OPPONENTS = {"rule": 0, "random": 1}
 _CALLER = 2
 #: The fields an observation holds for the whole deal: written by the templates.
@@ -151,7 +152,7 @@ class BatchedKingEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         self._layout(num_envs)
         options = self._words(self._options_at, _OPTION_WORDS)
         options[:] = _options(self.rules, opponents, seat, contract, self._templates_at)
-        self._engine.io[self._templates_at : self._templates_at + 12040] = (
+        self._engine.io[self._templates_at : self._templates_at + _TEMPLATE_WORDS] = (
             observation_templates(self.rules).reshape(-1).view(np.int64)
         )
         self._started = False
@@ -162,7 +163,7 @@ class BatchedKingEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         places = {}
         for name, words in (
             ("options", _OPTION_WORDS),
-            ("templates", 12040),
+            ("templates", _TEMPLATE_WORDS),
             ("copies", n * _COPY_WORDS),
             ("results", n * _RESULT_WORDS),
             ("actions", n),
@@ -276,9 +277,17 @@ class BatchedKingEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
                 return
             observation, masks = self._observe(1)
             answers = np.asarray(self.opponents(observation[waiting], masks[waiting]))
+            if answers.shape != waiting.shape or answers.dtype.kind not in "iu":
+                raise IllegalActionError(
+                    f"the opponents' policy answered {answers.dtype} {answers.shape} for "
+                    f"{waiting.size} waiting copies, not one integer action each"
+                )
             actions = np.full(self.num_envs, -1, np.int64)
-            actions[waiting] = answers.astype(np.int64).reshape(-1)
-            self._play(actions)
+            actions[waiting] = answers
+            try:
+                self._play(actions)
+            except IllegalActionError as error:
+                raise IllegalActionError(f"the opponents' policy: {error}") from None
         raise RuntimeError("the opponents' policy never handed the turn back")
 
     def _observe(self, who: int) -> tuple[NDArray[np.float32], NDArray[np.int8]]:
