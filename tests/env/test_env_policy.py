@@ -418,3 +418,14 @@ def test_the_owner_seats_a_policy_by_a_long_path_at_the_local_table(tmp_path: Pa
     with local_king(tmp_path, "--bots", spec, "--port", str(port)):
         tables = httpx.get(f"http://127.0.0.1:{port}/api/tables", timeout=10).json()["open"]
     assert [s["bot"] for s in tables[0]["seats"] if s["kind"] == "bot"] == [spec] * 3
+
+
+def test_the_shipped_ppo_baseline_plays_with_numpy_alone() -> None:
+    """examples/ppo_king.npz (docs/rl.md's baseline): the network MaskablePPO learned on
+    the batched environment, read without torch, plays whole deals as a bot."""
+    policy = load_policy(ROOT / "examples" / "ppo_king.npz")
+    assert isinstance(policy, MlpPolicy) and policy.activation == "relu"
+    assert [w.shape for w, _ in policy.layers] == [(256, 602), (256, 256), (62, 256)]
+    bots = (f"policy:file={ROOT / 'examples' / 'ppo_king.npz'}", "rule", "rule", "rule")
+    report = run_arena(ArenaConfig(bots, "deals", 4))
+    assert report.abandoned == [] and report.stats[bots[0]].n == 16
