@@ -235,9 +235,12 @@ def test_a_newer_build_published_mid_game_waits_for_the_next_game(
             newer,
             timeout=60,
         )
-        # (The last toast's words stay in the page once it hides.)
+        # (The last toast's words stay in the page once it hides.)  The newer worker takes
+        # over once the older one has no event in hand: under load, the older build's
+        # files still streaming to the page's game can hold it for a while.
         page.wait_for_function(
-            "() => document.getElementById('toast').textContent.includes('A new version')"
+            "() => document.getElementById('toast').textContent.includes('A new version')",
+            timeout=150_000,
         )
         while not mid_deal(page, 4):
             tap_what_is_asked(page)

@@ -23,10 +23,19 @@ let checkedNewer = false;
  * older one's (a static site keeps them in any case: it has no server to come back to). */
 async function keepNewerBuild() {
   if (!window.caches) return;
-  const kept = STATIC_SITE || (await caches.keys()).some((name) => name.startsWith("king-offline-"));
-  if (!kept) return;
   const status = await offlineStatus();
-  if (status && !status.kept) await keepOffline(null);
+  if (!status || status.kept) return;
+  if (STATIC_SITE || (await keptOlderBuild(status.build))) await keepOffline(null);
+}
+
+/** Whether the device holds an older build's kept files (a cache with files in it:
+ * never the person's first visit, which asks before it keeps 12 MB). */
+async function keptOlderBuild(build) {
+  for (const name of await caches.keys()) {
+    if (!name.startsWith("king-offline-") || name === `king-offline-${build}`) continue;
+    if ((await (await caches.open(name)).keys()).length) return true;
+  }
+  return false;
 }
 
 async function activeWorker() {

@@ -250,7 +250,10 @@ function keepLarge(client) {
   return keeping;
 }
 
+/** Whether every large file of this build is kept (asking makes no cache: an empty one
+ * would read, to a page, as files kept before). */
 async function isKept() {
+  if (!(await caches.has(LARGE))) return false;
   const cache = await caches.open(LARGE);
   const found = await Promise.all(MANIFEST.large.map((url) => cache.match(url)));
   return found.every(Boolean);
