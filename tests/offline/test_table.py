@@ -104,6 +104,8 @@ def test_a_save_with_a_broken_record_is_refused_and_names_the_fault() -> None:
 def test_bad_messages_and_moves_are_refused_and_change_nothing() -> None:
     table = LocalTable.new("classic", 4, bot_pause=0.0)
     assert json.loads(table.receive('{"v":1,"type":"play","card":"AS"}')[0])["code"] == "not_joined"
+    # No spectators offline: watching is refused, and the page may still say hello.
+    assert json.loads(table.receive('{"v":1,"type":"watch"}')[0])["code"] == "spectator"
     _hello(table)
     before = table.saved()
     answers = {
@@ -112,7 +114,8 @@ def test_bad_messages_and_moves_are_refused_and_change_nothing() -> None:
         '{"v": 1, "type": "fly"}': "invalid",
         '{"v": 1, "type": "play", "card": 5}': "invalid",
         '{"v": 1, "type": "play", "card": "AS", "more": 1}': "invalid",
-        '{"v": 1, "type": "watch"}': "spectator",
+        '{"v": 1, "type": "watch"}': "already_joined",
+        '{"v": 1, "type": "react", "phrase": "nice"}': "no_friends",
         '{"v": 1, "type": "hint"}': "hints_off",
         '{"v": 1, "type": "hello", "token": "t"}': "already_joined",
         "x" * 5000: "too_large",

@@ -13,10 +13,10 @@ import httpx
 import pytest
 
 from benchmarks.server_process import ServerProcess
-from king.messages import REACTIONS
 from king.offline.table import LocalTable
 from king.server.protocol import ReactionMessage
 from king.server.store.event_log import Database
+from king.table.messages import REACTIONS
 from tests.support.peers import Message, Peer, create, join, player
 
 

@@ -23,9 +23,9 @@ from king.server.engine.players import BotRunner
 from king.server.protocol import CreateTableRequest, SeatRequest
 from king.server.store.database import open_store
 from king.server.store.event_log import Database, EventStore, StoreError, StoreLockedError
-from king.server.tables.errors import ActionError
 from king.server.tables.registry import Registry
 from king.server.tables.table import Table
+from king.table.rules import RefusedError
 from king.view import SeatView
 from tests.support.games import random_action
 from tests.support.services import query
@@ -102,10 +102,10 @@ def test_refused_actions_write_nothing(database: Database) -> None:
     before = len(store.events(table.id))
     declarer = table.game.to_act
     assert declarer is not None
-    with pytest.raises(ActionError) as wrong_turn:
+    with pytest.raises(RefusedError) as wrong_turn:
         table.act((declarer + 1) % 4, Declaration.parse("no-king"))
     assert wrong_turn.value.code == "not_your_turn"
-    with pytest.raises(ActionError) as not_yet:
+    with pytest.raises(RefusedError) as not_yet:
         table.act(declarer, Card.parse("AS"))
     assert not_yet.value.code == "not_playing"
     table.act(declarer, Declaration.parse("no-hearts"))
@@ -113,7 +113,7 @@ def test_refused_actions_write_nothing(database: Database) -> None:
     hearts = [c for c in hand if c.suit.letter == "H"]
     others = [c for c in hand if c.suit.letter != "H"]
     if hearts and others:
-        with pytest.raises(ActionError) as illegal:
+        with pytest.raises(RefusedError) as illegal:
             table.act(declarer, hearts[0])
         assert illegal.value.code == "illegal"
         assert "hearts may not be led" in illegal.value.message

@@ -11,9 +11,9 @@ from king import __version__
 from king.cards import Seat
 from king.errors import KingError
 from king.jsontext import JSONTextError, loads
-from king.messages import dumps
 from king.record import InvalidRecordError, LoadedRecord, RecordError, load
 from king.rules import Rules, RulesError
+from king.table.messages import dumps
 
 __all__ = ["FORMAT", "SavedGame", "SavedGameError", "read_saved", "write_saved"]
 

@@ -1,7 +1,7 @@
 """A table for one person and computer players, run where the person is: in the page's
 Web Worker under Pyodide, with no server.  It speaks the server's table protocol
-(docs/web-protocol.md) with the server's message builders (:mod:`king.messages`) and
-refusals (:mod:`king.table_rules`), so the page plays it as it plays a server's table.
+(docs/web-protocol.md) through the same core as the server's table (:mod:`king.table`:
+its session, moves, refusals and messages), so the page plays it as a server's table.
 
 The worker hands it the person's messages (:meth:`LocalTable.receive`), asks when the
 next bot moves (:meth:`LocalTable.bot_delay`) and has it move then
@@ -14,19 +14,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from king import messages
 from king.board import board_document
 from king.bots import Bot, bot_player_name, bot_seed, make_bot
 from king.bots.levels import OFFLINE_BOTS
-from king.cards import Card, CardParseError, Seat, Suit
+from king.cards import Seat
 from king.game import Action, Game
-from king.messages import MessageError
-from king.offline.requests import read_request
 from king.offline.saved import SavedGame, SavedGameError, read_saved, write_saved
 from king.phase import Phase
 from king.record import RecordError, distinct_names, dump, replay, to_record
-from king.rules import Contract, Declaration, Rules, RulesError
-from king.table_rules import RefusedError, bot_pause_before, refusal
+from king.rules import Rules, RulesError
+from king.table import messages
+from king.table.moves import make_move, verify_move
+from king.table.protocol import SPEED_FACTORS, SpeedChoice
+from king.table.reading import read_message
+from king.table.rules import RefusedError, bot_pause_before
+from king.table.session import Client, Session
 
 if TYPE_CHECKING:
     from king.bots.search import SearchBot
@@ -42,8 +44,6 @@ __all__ = [
 
 #: The id the offline table goes by in messages.
 TABLE_ID = "offline"
-#: The server's factors for the speeds a person may ask for.
-SPEED_FACTORS = {"fast": 0.3, "normal": 1.0, "slow": 2.0}
 #: Seconds after which a server's bot stands in for an absent person (said in welcome).
 AWAY_AFTER = 45.0
 #: The engine of the offline table's hints, and its time per hint: the server's, on the
@@ -88,6 +88,9 @@ class LocalTable:
         #: The engine that gives hints (made on the first one asked for).
         self._adviser: SearchBot | None = None
         self.attached = False
+        #: The page, the table's one connection, and its side of the protocol.
+        self._page = _Page()
+        self._session = Session(self, self._page, read_message)
         self.bots: dict[int, Bot] = {
             n: make_bot(spec, seed=bot_seed(seed, n)) for n, spec in enumerate(specs) if spec
         }
@@ -209,42 +212,47 @@ class LocalTable:
     def _state(self, event: Message) -> str:
         return messages.dumps(messages.state(self.game, self.seat, self.seq, event))
 
-    # -- the person ---------------------------------------------------------------------------
+    # -- the person ---------------------------------------------------------------------
 
     def receive(self, text: str) -> list[str]:
         """The answers to one message of the person's page."""
-        try:
-            request = read_request(text)
-        except MessageError as error:
-            return [messages.dumps(messages.error(error.code, error.message, error.about))]
-        kind = request["type"]
-        try:
-            return self._answer(kind, request)
-        except RefusedError as refused:
-            answer = messages.error(
-                refused.code, refused.message, kind, refused.reason, refused.params
-            )
-            return [messages.dumps(answer)]
+        self._session.receive(text)
+        return self._page.take()
 
-    def _answer(self, kind: str, request: Message) -> list[str]:
-        if kind == "ping":
-            return [messages.dumps(messages.pong())]
-        if kind == "hello":
-            return self._attach()
-        if kind == "watch":
+    def detach(self, client: Client | None = None) -> None:
+        """The page went away (it reopens with a new ``hello``); with ``client``, its
+        session's own word that it is gone."""
+        if client is not None:
+            self.attached = False
+            return
+        self._session.close()
+        self._session = Session(self, self._page, read_message)
+
+    # What the person's connection asks of the table (:class:`king.table.session.SeatingTable`).
+
+    def authenticate(self, token: str) -> Seat | None:
+        """The person's seat: the page holds the one table, whatever token it says."""
+        return self.seat
+
+    def attach(self, client: Client, seat: Seat | None) -> None:
+        if seat is None:
             raise RefusedError("spectator", "an offline table has no spectators")
-        if not self.attached:
-            raise RefusedError("not_joined", "send hello with your seat's token first")
-        if kind == "speed":
-            self.speed = request["speed"]
-            return [messages.dumps(messages.pace(self.speed, round(self.bot_pause * 1000)))]
-        if kind == "hint":
-            return [messages.dumps(self._hint())]
-        if kind == "react":
-            raise RefusedError("no_friends", "reactions are for a table of friends")
-        return self._act(self.seat, _action(request))
+        self.attached = True
+        welcome = messages.welcome(
+            "player", self.seat, self.info(), round(self.bot_pause * 1000), AWAY_AFTER, self.speed
+        )
+        client.send(messages.dumps(welcome))
+        client.send(self._state(messages.event("resume")))
+        client.send(messages.dumps(messages.table(self.info())))
 
-    def _hint(self) -> Message:
+    def is_attached(self, client: Client) -> bool:
+        return self.attached
+
+    def set_speed(self, client: Client, speed: SpeedChoice) -> None:
+        self.speed = speed
+        client.send(messages.dumps(messages.pace(self.speed, round(self.bot_pause * 1000))))
+
+    def ask_hint(self, client: Client, seat: Seat) -> None:
         """What each legal choice of the person is worth, as the engine sees it from their
         view (the server's hints, at the same settings but on one thread)."""
         if not self.hints:
@@ -253,7 +261,7 @@ class LocalTable:
             )
         if self.status != "playing":
             raise RefusedError("not_playing", "hints are given while the game is played")
-        if self.game.to_act != self.seat:
+        if self.game.to_act != seat:
             raise RefusedError("not_your_turn", "a hint is for the seat to act")
         from king.bots.analysis import AnalysisOptions, engine, hint
 
@@ -261,58 +269,30 @@ class LocalTable:
             self._adviser = engine(AnalysisOptions(bot=HINT_ENGINE, seconds=HINT_SECONDS))
         deal = self.game.deal
         plays = 0 if deal is None else len(deal.plays)
-        found = hint(self._adviser, self.game.view(self.seat))
-        return messages.hint(self.game.deal_number, plays, found.to_json())
+        found = hint(self._adviser, self.game.view(seat))
+        client.send(messages.dumps(messages.hint(self.game.deal_number, plays, found.to_json())))
 
-    def _attach(self) -> list[str]:
-        if self.attached:
-            raise RefusedError("already_joined", "this connection has already joined the table")
-        self.attached = True
-        welcome = messages.welcome(
-            "player", self.seat, self.info(), round(self.bot_pause * 1000), AWAY_AFTER, self.speed
-        )
-        return [
-            messages.dumps(welcome),
-            self._state(messages.event("resume")),
-            messages.dumps(messages.table(self.info())),
-        ]
+    def react(self, seat: Seat, phrase: str) -> None:
+        raise RefusedError("no_friends", "reactions are for a table of friends")
 
-    def detach(self) -> None:
-        """The page went away (it reopens with a new ``hello``)."""
-        self.attached = False
-
-    def _act(self, seat: Seat, action: Action) -> list[str]:
-        if self.game.is_over:
-            raise RefusedError("game_over", "the game is over")
-        refused = refusal(self.game, seat, action)
-        if refused is not None:
-            raise RefusedError.of(refused)
-        happened = self._make(seat, action)
+    def act(self, seat: Seat, action: Action) -> None:
+        """Make a verified move and tell the page, if it is there (it hears where the
+        game stands on its next ``hello`` otherwise)."""
+        verify_move(self.game, seat, action)
+        happened = make_move(self.game, seat, action, lambda: self._make(action))
         if not self.attached:
-            return []  # nobody to tell: the page hears where the game stands on hello
-        texts = [self._state(happened)]
+            return
+        self._page.send(self._state(happened))
         if self.game.is_over:
-            texts.append(messages.dumps(messages.table(self.info())))
-        return texts
+            self._page.send(messages.dumps(messages.table(self.info())))
 
-    def _make(self, seat: Seat, action: Action) -> Message:
-        game = self.game
-        deal = game.deal  # the deal a card is played in (none while declaring)
-        tricks = 0 if deal is None else deal.trick_count
-        game.act(action)
-        if isinstance(action, Declaration):
-            trump = action.trump
-            return messages.event(
-                "declare",
-                seat,
-                contract=action.contract.value,
-                trump=None if trump is None else trump.letter,
-            )
-        assert deal is not None
-        winner = deal.tricks[-1].winner if deal.trick_count > tricks else None
-        if game.phase is Phase.DEALING and not game.is_over:
-            game.deal_cards()
-        return messages.event("play", seat, card=str(action), winner=winner, deal_over=deal.is_over)
+    def answered(self, seconds: float) -> None:
+        """Nothing counts the offline table's answers."""
+
+    def _make(self, action: Action) -> None:
+        self.game.act(action)
+        if self.game.phase is Phase.DEALING and not self.game.is_over:
+            self.game.deal_cards()
 
     # -- the bots -------------------------------------------------------------------------
 
@@ -329,19 +309,26 @@ class LocalTable:
         bot = None if seat is None else self.bots.get(seat)
         if seat is None or bot is None:
             return []
-        return self._act(seat, bot.act(self.game.view(seat)))
+        self.act(seat, bot.act(self.game.view(seat)))
+        return self._page.take()
 
 
-def _action(request: Message) -> Action:
-    try:
-        if request["type"] == "declare":
-            trump = request.get("trump")
-            return Declaration(
-                Contract.parse(request["contract"]), None if trump is None else Suit.parse(trump)
-            )
-        return Card.parse(request["card"])
-    except (RulesError, CardParseError) as error:
-        raise RefusedError("invalid", str(error)) from None
+class _Page:
+    """The person's page as the table's one connection: what it is told, kept until the
+    worker takes it."""
+
+    def __init__(self) -> None:
+        self._outbox: list[str] = []
+
+    def send(self, text: str) -> None:
+        self._outbox.append(text)
+
+    def drop(self) -> None:
+        """Never asked: the offline table does not move."""
+
+    def take(self) -> list[str]:
+        taken, self._outbox = self._outbox, []
+        return taken
 
 
 def resume(text: str) -> tuple[LocalTable | None, str | None, str | None]:

@@ -13,26 +13,25 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from king.cards import Seat
-from king.errors import KingError
-from king.messages import MAX_MESSAGE_BYTES, MessageError, read_envelope
+from king.table.protocol import (
+    CLIENT_MESSAGES,
+    MAX_MESSAGE_BYTES,
+    PROTOCOL_VERSION,
+    SPEED_FACTORS,
+    ClientMessage,
+    ProtocolVersion,
+    SpeedChoice,
+)
+from king.table.reading import MessageError, read_envelope
 
 __all__ = [
     "ProtocolModel",
     "PROTOCOL_VERSION",
     "MAX_BOT_SPEC",
     "MAX_MESSAGE_BYTES",
-    "ProtocolError",
     "ClientMessage",
-    "HelloMessage",
     "HintChoice",
     "HintMessage",
-    "HintRequestMessage",
-    "WatchMessage",
-    "DeclareMessage",
-    "PlayMessage",
-    "PingMessage",
-    "SpeedMessage",
-    "Speed",
     "SPEED_FACTORS",
     "ServerMessage",
     "PaceMessage",
@@ -62,32 +61,17 @@ __all__ = [
     "Health",
     "Ready",
     "Preparing",
-    "ReactMessage",
     "ReactionMessage",
     "SiteInfo",
     "PageStrings",
+    "client_schema",
     "parse_client_message",
     "describe_validation_error",
 ]
 
-#: The version every message carries in ``v``.  A client speaking another is refused.
-PROTOCOL_VERSION = 1
-
-Suit = Literal["S", "H", "D", "C"]
 #: A suit letter in a message the server writes.
 SuitText = Annotated[str, Field(pattern="^[SHDC]$")]
 Name = Annotated[str, Field(min_length=1, max_length=32)]
-
-
-class ProtocolError(KingError, ValueError):
-    """A client message that cannot be accepted; ``code`` is a stable word for
-    programs (``bad_json``, ``too_large``, ``invalid``, ``version``, …)."""
-
-    def __init__(self, code: str, message: str, about: str | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.about = about
 
 
 class ProtocolModel(BaseModel):
@@ -99,116 +83,57 @@ class ProtocolModel(BaseModel):
 
 # -- client -> server -------------------------------------------------------------------
 
-
-class HelloMessage(ProtocolModel):
-    """Claim a seat with the token that joining it gave (first message of a player)."""
-
-    v: Literal[1]
-    type: Literal["hello"]
-    token: Annotated[str, Field(min_length=1, max_length=128)]
-
-
-class WatchMessage(ProtocolModel):
-    """Watch the table as a spectator: the table's public view, no hand."""
-
-    v: Literal[1]
-    type: Literal["watch"]
-
-
-class DeclareMessage(ProtocolModel):
-    """The declarer's choice: a contract id, and the trump suit for ``trumps``."""
-
-    v: Literal[1]
-    type: Literal["declare"]
-    contract: Annotated[str, Field(min_length=1, max_length=20)]
-    trump: Suit | None = None
-
-
-class PlayMessage(ProtocolModel):
-    """Play a card of the seat's hand, written ``QS``, ``TH`` or ``10H``."""
-
-    v: Literal[1]
-    type: Literal["play"]
-    card: Annotated[str, Field(min_length=2, max_length=3)]
-
-
-#: How fast the bots move, as a person asks: their pause is the server's ``--bot-pause``
-#: times :data:`SPEED_FACTORS` of the slowest choice of the people at the table.
-Speed = Literal["fast", "normal", "slow"]
-SPEED_FACTORS: dict[str, float] = {"fast": 0.3, "normal": 1.0, "slow": 2.0}
-
-
-class SpeedMessage(ProtocolModel):
-    """How fast this person would like the bots to move (answered by ``pace``)."""
-
-    v: Literal[1]
-    type: Literal["speed"]
-    speed: Speed
-
-
-class HintRequestMessage(ProtocolModel):
-    """Ask the engine what each legal choice is worth now (a table with hints on, the
-    seat to act); answered by ``hint``, to this connection only."""
-
-    v: Literal[1]
-    type: Literal["hint"]
-
-
-class ReactMessage(ProtocolModel):
-    """A quick reaction at a table of friends: one of :data:`king.messages.REACTIONS`,
-    shown to everyone at the table as ``reaction``."""
-
-    v: Literal[1]
-    type: Literal["react"]
-    phrase: Annotated[str, Field(min_length=1, max_length=20)]
-
-
-class PingMessage(ProtocolModel):
-    """Ask for a ``pong`` (keeps proxies from closing an idle socket)."""
-
-    v: Literal[1]
-    type: Literal["ping"]
-
-
-ClientMessage = Annotated[
-    HelloMessage
-    | WatchMessage
-    | DeclareMessage
-    | PlayMessage
-    | SpeedMessage
-    | HintRequestMessage
-    | ReactMessage
-    | PingMessage,
-    Field(discriminator="type"),
-]
-_CLIENT_TYPES = ("hello", "watch", "declare", "play", "speed", "hint", "react", "ping")
-_client_adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+#: Each client message's checker: pydantic over its one definition in
+#: :mod:`king.table.protocol`.
+_CHECKERS: dict[str, TypeAdapter[Any]] = {
+    kind: TypeAdapter(cls) for kind, cls in CLIENT_MESSAGES.items()
+}
+#: pydantic's words for an unknown field of a dataclass, as a model words it (and the
+#: offline table, :mod:`king.table.reading`).
+_WORDS = {"unexpected_keyword_argument": "Extra inputs are not permitted"}
 
 
 def describe_validation_error(error: ValidationError) -> str:
     """One line naming each wrong field and what was wrong with it."""
     parts = []
     for item in error.errors(include_url=False):
-        loc = item["loc"]
-        if loc and loc[0] in _CLIENT_TYPES:
-            loc = loc[1:]  # the union's tag (the message type), not a field
-        where = ".".join(str(p) for p in loc)
-        parts.append(f"{where or 'message'}: {item['msg']}")
+        where = ".".join(str(p) for p in item["loc"])
+        parts.append(f"{where or 'message'}: {_WORDS.get(item['type'], item['msg'])}")
     return "; ".join(parts)
 
 
 def parse_client_message(data: str | bytes) -> ClientMessage:
-    """Read one client message, or raise :class:`ProtocolError` saying what is wrong:
-    too large, not JSON, not an object, another protocol version, an unknown type, or a
-    missing, extra or ill-typed field."""
+    """Read one client message, or raise :class:`~king.table.reading.MessageError`
+    saying what is wrong: too large, not JSON, not an object, another protocol version,
+    an unknown type, or a missing, extra or ill-typed field."""
+    raw, about = read_envelope(data)
+    fields = {k: v for k, v in raw.items() if k not in ("v", "type")}
     try:
-        raw, about = read_envelope(data, _CLIENT_TYPES)
-    except MessageError as error:
-        raise ProtocolError(error.code, error.message, error.about) from None
-    try:
-        return _client_adapter.validate_python(raw)
+        message: ClientMessage = _CHECKERS[about].validate_python(fields)
     except ValidationError as error:
-        raise ProtocolError("invalid", describe_validation_error(error), about) from None
+        raise MessageError("invalid", describe_validation_error(error), about) from None
+    return message
+
+
+def client_schema() -> dict[str, Any]:
+    """The JSON Schema of every message a client may send (docs/protocol.schema.json):
+    generated from :mod:`king.table.protocol`, each with its ``v`` and ``type``."""
+    variants = []
+    for kind, checker in _CHECKERS.items():
+        schema = checker.json_schema()
+        schema["properties"] = {
+            "v": {"const": PROTOCOL_VERSION},
+            "type": {"const": kind},
+            **schema.get("properties", {}),
+        }
+        schema["required"] = ["v", "type", *schema.get("required", [])]
+        schema["additionalProperties"] = False
+        variants.append(schema)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "King table protocol: client messages",
+        "oneOf": variants,
+    }
 
 
 # -- the pieces of server messages ------------------------------------------------------
@@ -358,7 +283,7 @@ class DeclarationChoice(ProtocolModel):
 class WelcomeMessage(ProtocolModel):
     """The answer to ``hello`` or ``watch``: your role, your seat and the table."""
 
-    v: Literal[1] = 1
+    v: ProtocolVersion = PROTOCOL_VERSION
     type: Literal["welcome"] = "welcome"
     role: Literal["player", "spectator"]
     seat: Seat | None
@@ -368,16 +293,16 @@ class WelcomeMessage(ProtocolModel):
     #: Seconds after which a bot stands in for an absent person.
     away_after: float
     #: The table's bot speed now (see ``pace``).
-    speed: Speed = "normal"
+    speed: SpeedChoice = "normal"
 
 
 class PaceMessage(ProtocolModel):
     """The bots' speed at this table: the slowest that a connected person asked for (the
     seated people's, or the spectators' when nobody sits), and the pause it gives."""
 
-    v: Literal[1] = 1
+    v: ProtocolVersion = PROTOCOL_VERSION
     type: Literal["pace"] = "pace"
-    speed: Speed
+    speed: SpeedChoice
     bot_pause_ms: int
 
 
@@ -385,7 +310,7 @@ class ReactionMessage(ProtocolModel):
     """A person's quick reaction (``react``), for everyone at the table: the seat and
     the phrase's id, which each page shows in its own language."""
 
-    v: Literal[1] = 1
+    v: ProtocolVersion = PROTOCOL_VERSION
     type: Literal["reaction"] = "reaction"
     seat: Seat
     phrase: str
@@ -406,7 +331,7 @@ class HintMessage(ProtocolModel):
     """The engine's evaluation for the seat to act, from that seat's view only, at the
     position named by ``deal`` and ``plays`` (cards played in it so far)."""
 
-    v: Literal[1] = 1
+    v: ProtocolVersion = PROTOCOL_VERSION
     type: Literal["hint"] = "hint"
     deal: int
     plays: int
@@ -418,7 +343,7 @@ class HintMessage(ProtocolModel):
 class TableMessage(ProtocolModel):
     """The table changed: someone joined, connected, left, or a stand-in took over."""
 
-    v: Literal[1] = 1
+    v: ProtocolVersion = PROTOCOL_VERSION
     type: Literal["table"] = "table"
     table: TableInfo
 
@@ -475,7 +400,7 @@ class StateMessage(ProtocolModel):
     choices when it must declare (both empty otherwise).
     """
 
-    v: Literal[1] = 1
+    v: ProtocolVersion = PROTOCOL_VERSION
     type: Literal["state"] = "state"
     seq: int
     event: PublicEvent | None
@@ -503,7 +428,7 @@ class ErrorMessage(ProtocolModel):
     so that a client words it in its own language; ``message`` is the English sentence.
     """
 
-    v: Literal[1] = 1
+    v: ProtocolVersion = PROTOCOL_VERSION
     type: Literal["error"] = "error"
     code: str
     message: str
@@ -515,7 +440,7 @@ class ErrorMessage(ProtocolModel):
 class PongMessage(ProtocolModel):
     """The answer to ``ping``."""
 
-    v: Literal[1] = 1
+    v: ProtocolVersion = PROTOCOL_VERSION
     type: Literal["pong"] = "pong"
 
 

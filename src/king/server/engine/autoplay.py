@@ -23,7 +23,7 @@ from king.game import Action, Game
 from king.server.config import ServerSettings
 from king.server.engine.players import BotRunner, bot_seed
 from king.server.engine.preparing import PREPARING
-from king.table_rules import bot_pause_before
+from king.table.rules import bot_pause_before
 
 __all__ = ["Autoplay", "BotSeat", "BotTable"]
 

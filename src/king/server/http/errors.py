@@ -15,7 +15,7 @@ from king.errors import KingError
 from king.server.people.accounts import AccountError
 from king.server.relay.lease import LeaseError
 from king.server.store.event_log import StoreError
-from king.server.tables.errors import ActionError
+from king.table.rules import RefusedError
 
 __all__ = [
     "Refused",
@@ -68,7 +68,7 @@ def error_response(
     )
 
 
-def table_refusal(error: ActionError) -> JSONResponse:
+def table_refusal(error: RefusedError) -> JSONResponse:
     """What a table (or the registry) refused, as an answer."""
     return error_response(STATUS.get(error.code, 409), error.code, error.message)
 

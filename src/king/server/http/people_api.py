@@ -31,8 +31,8 @@ from king.server.people.ledger import BOT_PREFIX, HistoryRow, bot_player
 from king.server.people.names import MAX_NAME
 from king.server.people.ratings import Rating, shown
 from king.server.people.service import HOUSE_BOTS, People
-from king.server.tables.errors import ActionError
 from king.server.tables.registry import Registry
+from king.table.rules import RefusedError
 
 __all__ = ["Credentials", "router"]
 
@@ -69,7 +69,9 @@ def _day(text: str, what: str) -> float:
     try:
         day = datetime.date.fromisoformat(text)
     except ValueError:
-        raise ActionError("invalid", f"{what}: a day is written YYYY-MM-DD, not {text!r}") from None
+        raise RefusedError(
+            "invalid", f"{what}: a day is written YYYY-MM-DD, not {text!r}"
+        ) from None
     moment = datetime.datetime.combine(day, datetime.time(), tzinfo=datetime.UTC)
     return moment.timestamp()
 
@@ -102,7 +104,7 @@ def _player(parts: Services, ref: str) -> _Player:
             0 < len(spec) <= 64 and people.ledger.has_played(bot_player(spec))
         )
         if not known:  # a bot is a player once it has played here (the house bots always)
-            raise ActionError("not_found", f"there is no player {ref!r}")
+            raise RefusedError("not_found", f"there is no player {ref!r}")
         return _Player(bot_player(spec), spec, "bot", None)
     account = people.accounts.find(ref) if len(ref) <= 4 * MAX_NAME else None
     if account is None:
@@ -110,7 +112,7 @@ def _player(parts: Services, ref: str) -> _Player:
         if local is not None and ref == local:
             account = people.accounts.local(local)
     if account is None or account.name is None:
-        raise ActionError("not_found", f"there is no player {ref!r}")
+        raise RefusedError("not_found", f"there is no player {ref!r}")
     return _Player(account.id, account.name, account.kind, account)
 
 
@@ -187,7 +189,7 @@ async def _take_seats_back(parts: Services, account: Account) -> list[dict[str, 
                 if table is None:
                     continue
                 seat, token = table.take_back(account.id)
-        except ActionError:
+        except RefusedError:
             continue  # over or closed meanwhile: its token opens nothing any more
         seats.append({"table": row.table, "seat": seat, "token": token})
     return seats
@@ -268,7 +270,7 @@ async def logout_everywhere(parts: ServicesDep, account: CurrentAccount) -> Resp
 def player(parts: ServicesDep, ref: str, me: CurrentAccount) -> Response:
     try:
         found = _player(parts, ref)
-    except ActionError as error:
+    except RefusedError as error:
         return error_response(404, error.code, error.message)
     rating = parts.people.ledger.ratings([found.id]).get(found.id)
     body = {
@@ -295,7 +297,7 @@ def stats(
         found = _player(parts, ref)
         start = None if since is None else _day(since, "since")
         end = None if until is None else _day(until, "until") + 86400
-    except ActionError as error:
+    except RefusedError as error:
         return error_response(404 if error.code == "not_found" else 422, error.code, error.message)
     if start is not None and end is not None and start >= end:
         return error_response(422, "invalid", "since is after until")
@@ -315,7 +317,7 @@ async def games(
     themselves."""
     try:
         rows, finished = await run_in_threadpool(_games, parts, ref, me, offset, limit)
-    except ActionError as error:
+    except RefusedError as error:
         return error_response(404, error.code, error.message)
     listed = []
     for row in rows[:limit]:

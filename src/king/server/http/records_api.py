@@ -16,8 +16,8 @@ from king.server.engine.board import board_document, checked_analysis
 from king.server.http.errors import error_response, table_refusal
 from king.server.http.services import Services, ServicesDep
 from king.server.http.tables_api import find_table
-from king.server.tables.errors import ActionError
 from king.server.tables.table import Table
+from king.table.rules import RefusedError
 
 __all__ = ["router"]
 
@@ -77,7 +77,7 @@ def _finished(parts: Services, table_id: str, why: str) -> Table | Response:
     ``why``) while it is played: its record would show the hands in play."""
     table = find_table(parts, table_id)
     if table.is_open:
-        return table_refusal(ActionError("not_over", why))
+        return table_refusal(RefusedError("not_over", why))
     return table
 
 

@@ -17,11 +17,11 @@ from king.server.metrics import Route
 from king.server.protocol import ErrorMessage
 from king.server.relay.lease import LeaseError
 from king.server.store.event_log import StoreError
-from king.server.tables.errors import ActionError
 from king.server.tables.registry import Elsewhere
-from king.server.tables.session import Session
 from king.server.tables.shared import RelayedConnection
 from king.server.tables.table import Table
+from king.table.rules import RefusedError
+from king.table.session import Session
 
 __all__ = ["BINARY_REFUSED", "MAX_QUEUED", "SocketClient", "router"]
 
@@ -117,10 +117,10 @@ async def _open_session(
     located: Table | Elsewhere | None = None
     try:
         located = parts.registry.locate(table_id)
-    except (StoreError, LeaseError, ActionError) as error:
+    except (StoreError, LeaseError, RefusedError) as error:
         # The table may well exist: the client is told to come back, not that it does not.
         log.error("table %s could not be found: %s", table_id, error)
-        reason = error.message if isinstance(error, ActionError) else "try again soon"
+        reason = error.message if isinstance(error, RefusedError) else "try again soon"
         message = ErrorMessage(code="busy", message=f"the table cannot be reached: {reason}")
         client.send(message.model_dump_json())
         await client.close(code=1013)
@@ -133,7 +133,7 @@ async def _open_session(
     if isinstance(located, Elsewhere):
         assert parts.shared is not None
         return parts.shared.relay(client, table_id, located.owner)
-    return Session(located, client)
+    return located.session(client)
 
 
 async def _converse(

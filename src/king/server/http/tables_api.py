@@ -38,9 +38,9 @@ from king.server.protocol import (
     SeatClaim,
     TableInfo,
 )
-from king.server.tables.errors import ActionError
 from king.server.tables.seats import Origin
 from king.server.tables.table import Table
+from king.table.rules import RefusedError
 
 __all__ = ["find_table", "router"]
 
@@ -67,7 +67,7 @@ async def create(
     sitting = seated.account if seated is not None else account
     try:
         table, seat, token = parts.registry.create(body, address_of(request), sitting, origin)
-    except ActionError as error:
+    except RefusedError as error:
         await _give_guest_session(request, response, parts, seated)
         return _keep_cookie(table_refusal(error), response)
     await _give_guest_session(request, response, parts, seated)
@@ -80,7 +80,7 @@ async def table_info(parts: ServicesDep, table_id: str) -> Any:
         return find_table(parts, table_id).info()
     try:
         return TableInfo.model_validate(await parts.shared.ask(table_id, "info", {}))
-    except ActionError as error:
+    except RefusedError as error:
         if error.code == "not_found":
             raise HTTPException(404, f"there is no table {table_id!r}") from None
         return table_refusal(error)
@@ -105,7 +105,7 @@ async def join(
                 table, body.name, body.seat, seated.account, origin, address_of(request)
             )
             claim = SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
-    except ActionError as error:
+    except RefusedError as error:
         await _give_guest_session(request, response, parts, seated)
         return _keep_cookie(table_refusal(error), response)
     await _give_guest_session(request, response, parts, seated)
@@ -124,7 +124,7 @@ async def take_back(parts: ServicesDep, table_id: str, account: CurrentAccount) 
             return _claim(claim)
         table = find_table(parts, table_id)
         seat, token = table.take_back(account.id)
-    except ActionError as error:
+    except RefusedError as error:
         return table_refusal(error)
     return SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
 
@@ -145,7 +145,7 @@ async def again(request: Request, parts: ServicesDep, table_id: str, body: Again
             return _claim(claim)
         table = find_table(parts, table_id)
         following, seat, token = parts.registry.again(table, body.token, address)
-    except ActionError as error:
+    except RefusedError as error:
         return table_refusal(error)
     return SeatClaim(table=following.id, seat=seat, token=token, invite=f"/t/{following.id}")
 
@@ -169,7 +169,7 @@ async def _give_guest_session(
 def _save_guest(parts: Services, table_id: str, guest: Account, address: str | None) -> None:
     """Write a guest made for this request, once the table is known to exist."""
     if not parts.registry.store.exists(table_id):
-        raise ActionError("not_found", f"there is no table {table_id!r}")
+        raise RefusedError("not_found", f"there is no table {table_id!r}")
     parts.registry.save_guest(guest, address)
 
 

@@ -4,32 +4,23 @@ all of them: the bots' pace they ask for, their quick reactions, each seat's sta
 from __future__ import annotations
 
 import time
-from typing import Protocol
 
-from king import messages
 from king.cards import Seat
 from king.game import Game
 from king.server.config import ServerSettings
-from king.server.protocol import SPEED_FACTORS, ClockInfo, PublicEvent, Speed
-from king.server.tables.errors import ActionError
+from king.server.protocol import ClockInfo
 from king.server.tables.messages import state_message
+from king.table import messages
+from king.table.messages import Message
+from king.table.protocol import SPEED_FACTORS, SpeedChoice
+from king.table.rules import RefusedError
+from king.table.session import Client
 
-__all__ = ["REACTION_GAP", "Audience", "Client"]
+__all__ = ["REACTION_GAP", "Audience"]
 
 #: The shortest time between two quick reactions from one seat, or one person, in
 #: seconds (however many connections they open).
 REACTION_GAP = 1.0
-
-
-class Client(Protocol):
-    """A connection the table can tell things to (without waiting)."""
-
-    def send(self, text: str) -> None:
-        """Queue one message for this connection."""
-
-    def drop(self) -> None:
-        """Close the connection because the table has moved to another server process
-        (the client reconnects and finds it there)."""
 
 
 class Audience:
@@ -41,7 +32,7 @@ class Audience:
         #: Each connection and its seat (None: a spectator).
         self._clients: dict[Client, int | None] = {}
         #: The bot speed each connection asked for (those that said nothing: normal).
-        self._speeds: dict[Client, Speed] = {}
+        self._speeds: dict[Client, SpeedChoice] = {}
         #: When each seat (an int) and each person (their account's id) last reacted
         #: (``time.monotonic``).
         self._reacted: dict[int | str, float] = {}
@@ -51,7 +42,7 @@ class Audience:
     def check_room(self, seat: Seat | None) -> None:
         """Refuse a spectator (``seat`` None) once the table has as many as it takes."""
         if seat is None and self.spectators >= self.settings.max_spectators:
-            raise ActionError("full", "this table has as many spectators as it can take")
+            raise RefusedError("full", "this table has as many spectators as it can take")
 
     def add(self, client: Client, seat: Seat | None) -> None:
         """Count ``client`` in, at ``seat`` (None: watching)."""
@@ -91,7 +82,7 @@ class Audience:
     # -- the bots' speed --------------------------------------------------------------
 
     @property
-    def speed(self) -> Speed:
+    def speed(self) -> SpeedChoice:
         """How fast the bots move: the slowest choice of the people seated and connected,
         or of the spectators while nobody sits (nobody is hurried past what they follow)."""
         seated = [c for c, seat in self._clients.items() if seat is not None]
@@ -108,7 +99,7 @@ class Audience:
         """Seconds a bot waits before it moves, at the table's speed now."""
         return self.settings.bot_pause * SPEED_FACTORS[self.speed]
 
-    def set_speed(self, client: Client, speed: Speed) -> None:
+    def set_speed(self, client: Client, speed: SpeedChoice) -> None:
         """Note the speed a connection asks for; everyone hears the table's new pace
         when it changes, and the asker always hears it."""
         before = self.speed
@@ -129,18 +120,18 @@ class Audience:
 
     def react(self, seat: Seat, person: str | None, phrase: str, *, among_friends: bool) -> None:
         """Show everyone a person's quick reaction (one of the fixed
-        :data:`~king.messages.REACTIONS`), at most one a second from a seat and from a
+        :data:`~king.table.messages.REACTIONS`), at most one a second from a seat and from a
         ``person`` (their account, which may hold two seats), whatever the number of
         sockets they send it on, and only ``among_friends`` (two people or more)."""
         if phrase not in messages.REACTIONS:
             known = ", ".join(messages.REACTIONS)
-            raise ActionError("invalid", f"phrase: one of {known}, not {phrase[:20]!r}")
+            raise RefusedError("invalid", f"phrase: one of {known}, not {phrase[:20]!r}")
         if not among_friends:
-            raise ActionError("no_friends", "reactions are for a table of friends")
+            raise RefusedError("no_friends", "reactions are for a table of friends")
         now = time.monotonic()
         senders: list[int | str] = [seat] if person is None else [seat, person]
         if any(now - self._reacted.get(sender, -1e9) < REACTION_GAP for sender in senders):
-            raise ActionError("too_fast", "one reaction a second: wait a moment")
+            raise RefusedError("too_fast", "one reaction a second: wait a moment")
         for sender in senders:
             self._reacted[sender] = now
         self.tell_all(messages.dumps(messages.reaction(seat, phrase)))
@@ -150,7 +141,7 @@ class Audience:
         for client in list(self._clients):
             client.send(text)
 
-    def tell_state(self, game: Game, seq: int, event: PublicEvent, clock: ClockInfo | None) -> None:
+    def tell_state(self, game: Game, seq: int, event: Message, clock: ClockInfo | None) -> None:
         """Send each connection the ``state`` of the game from its seat (a spectator's:
         no hand), after ``event``; one text is built per seat."""
         texts: dict[int | None, str] = {}

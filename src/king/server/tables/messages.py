@@ -1,13 +1,14 @@
 """What each connection is told about the game, in the server's types: the builders of
-:mod:`king.messages` (shared with the page's offline table) fed with the server's
+:mod:`king.table.messages` (shared with the page's offline table) fed with the server's
 pydantic pieces and written as JSON text."""
 
 from __future__ import annotations
 
-from king import messages
 from king.cards import Seat
 from king.game import Game
-from king.server.protocol import ClockInfo, PublicEvent
+from king.server.protocol import ClockInfo
+from king.table import messages
+from king.table.messages import Message
 
 __all__ = ["state_message"]
 
@@ -16,7 +17,7 @@ def state_message(
     game: Game,
     seat: Seat | None,
     seq: int,
-    event: PublicEvent | None,
+    event: Message | None,
     clock: ClockInfo | None = None,
 ) -> str:
     """The ``state`` message for one seat (``None``: a spectator), as JSON text."""
@@ -25,7 +26,7 @@ def state_message(
             game,
             seat,
             seq,
-            None if event is None else event.model_dump(),
+            event,
             None if clock is None else clock.model_dump(),
         )
     )

@@ -34,9 +34,9 @@ from king.server.people.service import People, rated_refusal
 from king.server.protocol import CreateTableRequest, LobbyInfo, SeatRequest
 from king.server.relay.lease import Lease, LeaseError, LeaseService
 from king.server.store.event_log import EventStore, StoreError
-from king.server.tables.errors import ActionError
 from king.server.tables.seats import NOWHERE, Kind, Origin, Seats, clean_name, hash_address
 from king.server.tables.table import Table
+from king.table.rules import RefusedError
 from king.texts import seat_name
 
 __all__ = ["Elsewhere", "Registry", "TABLE_ID"]
@@ -62,19 +62,19 @@ def _seats(request: CreateTableRequest, access: Access) -> list[tuple[Kind, str 
     for number, wanted in enumerate(request.seats):
         if wanted.kind == "human":
             if wanted.bot is not None:
-                raise ActionError("invalid", f"{seat_name(number)} is for a person: give no bot")
+                raise RefusedError("invalid", f"{seat_name(number)} is for a person: give no bot")
             seats.append(("human", None))
             continue
         if wanted.bot is None:
-            raise ActionError("invalid", f"{seat_name(number)} is a bot's: name the bot")
+            raise RefusedError("invalid", f"{seat_name(number)} is a bot's: name the bot")
         try:
             seats.append(("bot", check_bot_spec(wanted.bot, access)))
         except BotLimitError as error:
-            raise ActionError("limit", f"{seat_name(number)}: {error}") from None
+            raise RefusedError("limit", f"{seat_name(number)}: {error}") from None
         except BotSpecError as error:
-            raise ActionError("invalid", f"{seat_name(number)}: {error}") from None
+            raise RefusedError("invalid", f"{seat_name(number)}: {error}") from None
     if request.seat is not None and seats[request.seat][0] != "human":
-        raise ActionError(
+        raise RefusedError(
             "invalid", f"{seat_name(request.seat)} is a bot's: sit in a person's seat"
         )
     return seats
@@ -198,7 +198,7 @@ class Registry:
             return None
         lease = self.leases.acquire(table_id, self.settings.lease_seconds)
         if lease is None:
-            raise ActionError("busy", "the new table's id is taken; try again")
+            raise RefusedError("busy", "the new table's id is taken; try again")
         return lease
 
     def take(self, table_id: str) -> Table | None:
@@ -247,7 +247,7 @@ class Registry:
             return None
         if self.stopping:
             # Not even relayed: the messages bus of a process handing over is closing.
-            raise ActionError("busy", "this server process is stopping: connect again")
+            raise RefusedError("busy", "this server process is stopping: connect again")
         # Taken unless a running process holds it (a dead holder's lease is broken).
         taken = self.take(table_id)
         if taken is not None:
@@ -256,7 +256,7 @@ class Registry:
         if holder is None:  # released just now: try once more
             taken = self.take(table_id)
             if taken is None:
-                raise ActionError("busy", "the table is changing hands: connect again")
+                raise RefusedError("busy", "the table is changing hands: connect again")
             return taken
         return Elsewhere(holder)
 
@@ -314,14 +314,14 @@ class Registry:
         try:
             rules = Rules.from_spec(request.rules)
         except RulesError as error:
-            raise ActionError("invalid", f"rules: {error}") from None
+            raise RefusedError("invalid", f"rules: {error}") from None
         seats = _seats(request, access)
         if request.rated:
             why = rated_refusal(request.rules, request.hints, [(k, b) for k, b in seats])
             if why is not None:
-                raise ActionError("invalid", why)
+                raise RefusedError("invalid", why)
             if request.seat is not None and (account is None or not account.registered):
-                raise ActionError(
+                raise RefusedError(
                     "account_needed", "a rated table seats registered players: log in first"
                 )
         if account is not None and account.kind == "player" and account.name is not None:
@@ -364,7 +364,7 @@ class Registry:
         tables as the settings (and ``access``) allow."""
         self._prune()
         if len(self._tables) >= self.settings.max_tables:
-            raise ActionError("busy", "this server has as many open tables as it can hold")
+            raise RefusedError("busy", "this server has as many open tables as it can hold")
         per_address = access.limits.tables_per_address
         if host is None or per_address is None:
             return
@@ -372,7 +372,7 @@ class Registry:
         if mine >= per_address:
             idle = access.limits.idle_close
             wait = "" if idle is None else f" (one is closed after {idle / 60:g} min without play)"
-            raise ActionError(
+            raise RefusedError(
                 "too_many_tables",
                 f"you already have {mine} unfinished tables, the most this server allows "
                 f"one address (--tables-per-address): finish one first{wait}",
@@ -385,7 +385,7 @@ class Registry:
         try:
             self.people.accounts.save_guest(account, address)
         except AccountError as error:
-            raise ActionError(error.code, error.message) from None
+            raise RefusedError(error.code, error.message) from None
 
     def claim(
         self,
@@ -422,9 +422,9 @@ class Registry:
         try:
             shown = check_shown_name(clean_name(name))
         except NameError_ as error:
-            raise ActionError("invalid", f"name: {error.message}") from None
+            raise RefusedError("invalid", f"name: {error.message}") from None
         if self.people is not None and self.people.accounts.taken(shown):
-            raise ActionError(
+            raise RefusedError(
                 "name_taken",
                 f"{shown!r} is a registered player's name (or reads like one): log in as "
                 "that player, or choose another name",
@@ -437,14 +437,14 @@ class Registry:
         seat there, under their name.  Returns the new table, the seat and its token."""
         seat = table.authenticate(token)
         if seat is None:
-            raise ActionError("bad_token", "this token claims no seat at this table")
+            raise RefusedError("bad_token", "this token claims no seat at this table")
         if table.status != "over":
-            raise ActionError("not_over", "the game is not over yet")
+            raise RefusedError("not_over", "the game is not over yet")
         name = table.seats[seat].name or seat_name(seat)
         account = self.people.account(table.seats[seat].account) if self.people else None
         located = self.locate(table.next) if table.next is not None else None
         if isinstance(located, Elsewhere):
-            raise ActionError("moved", "the next game is at another server process: try again")
+            raise RefusedError("moved", "the next game is at another server process: try again")
         following = located
         if following is None:
             seats = [SeatRequest(kind=kind, bot=bot) for kind, bot in table.seats.requests()]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from king.bots import bot_player_name
 from king.cards import Seat
-from king.server.tables.errors import ActionError
+from king.table.rules import RefusedError
 from king.texts import seat_name
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def clean_name(name: str) -> str:
     visible = "".join(ch for ch in name if unicodedata.category(ch)[0] != "C")
     cleaned = " ".join(visible.split())
     if not cleaned:
-        raise ActionError("invalid", "a name needs at least one visible character")
+        raise RefusedError("invalid", "a name needs at least one visible character")
     return cleaned[:32]
 
 
@@ -191,20 +191,20 @@ class Seats(Sequence[TableSeat]):
         (``origin.device``), or to an address that holds ``per_address`` (None: any
         number); and any seat to a person who is not registered."""
         if account is None or not account.registered:
-            raise ActionError(
+            raise RefusedError(
                 "account_needed", "a rated table seats registered players: log in first"
             )
         if any(s.account == account.id for s in self._seats):
-            raise ActionError("seated", "you already have a seat at this rated table")
+            raise RefusedError("seated", "you already have a seat at this rated table")
         if origin.device is not None and any(s.device == origin.device for s in self._seats):
-            raise ActionError(
+            raise RefusedError(
                 "seated",
                 "this browser already has a seat at this rated table: one person, one seat",
             )
         if per_address is not None and origin.address is not None:
             held = sum(1 for s in self._seats if s.address == origin.address)
             if held >= per_address:
-                raise ActionError(
+                raise RefusedError(
                     "seated",
                     "your address already has a seat at this rated table: one person, one "
                     "seat (a server may allow more with --rated-seats-per-address)",
@@ -212,24 +212,24 @@ class Seats(Sequence[TableSeat]):
 
     def free(self, seat: Seat | None) -> int:
         """The seat a person asking for ``seat`` gets (None: the first free one), or the
-        :class:`ActionError` that says why not."""
+        :class:`RefusedError` that says why not."""
         if seat is None:
             free = [s.number for s in self._seats if not s.claimed]
             if not free:
-                raise ActionError("full", "every seat at this table is taken")
+                raise RefusedError("full", "every seat at this table is taken")
             seat = free[0]
         target = self._seats[seat]
         if target.kind == "bot":
-            raise ActionError("bot_seat", f"{seat_name(seat)} is played by a bot")
+            raise RefusedError("bot_seat", f"{seat_name(seat)} is played by a bot")
         if target.claimed:
-            raise ActionError("seat_taken", f"{seat_name(seat)} is already taken")
+            raise RefusedError("seat_taken", f"{seat_name(seat)} is already taken")
         return seat
 
     def taken_by(self, account: str) -> TableSeat:
         """The seat ``account`` took at this table (to take it back on another device)."""
         mine = [s for s in self._seats if s.account == account and s.token_hash is not None]
         if not mine:
-            raise ActionError("not_your_seat", "your account has no seat at this table")
+            raise RefusedError("not_your_seat", "your account has no seat at this table")
         return mine[0]
 
     # -- the events that fill them ------------------------------------------------------

@@ -31,28 +31,20 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from king import messages
 from king.server.metrics import GiveUp
 from king.server.people.accounts import Account
-from king.server.protocol import (
-    ErrorMessage,
-    HelloMessage,
-    LobbyInfo,
-    PingMessage,
-    ProtocolError,
-    TableInfo,
-    WatchMessage,
-    parse_client_message,
-)
+from king.server.protocol import ErrorMessage, LobbyInfo, TableInfo, parse_client_message
 from king.server.relay.bus import Bus, BusTimeoutError
 from king.server.relay.lease import LeaseError, LeaseService
 from king.server.store.event_log import StoreError
-from king.server.tables.audience import Client
-from king.server.tables.errors import ActionError
 from king.server.tables.registry import Elsewhere, Registry
 from king.server.tables.seats import Origin
-from king.server.tables.session import Session
 from king.server.tables.table import Table
+from king.table import messages
+from king.table.protocol import PROTOCOL_VERSION, Hello, Ping, Watch
+from king.table.reading import MessageError
+from king.table.rules import RefusedError
+from king.table.session import Client, Session
 from king.texts import seat_name
 
 __all__ = ["RemoteClient", "RelayedConnection", "SharedTables", "process_name"]
@@ -68,7 +60,7 @@ _PONG = messages.dumps(messages.pong())
 def _begins(kind: str) -> str:
     """How a message of this type begins (``messages.dumps`` puts the version and the
     type first)."""
-    head = json.dumps({"v": messages.PROTOCOL_VERSION, "type": kind}, separators=(",", ":"))
+    head = json.dumps({"v": PROTOCOL_VERSION, "type": kind}, separators=(",", ":"))
     return head[:-1]
 
 
@@ -101,7 +93,7 @@ class RemoteClient:
 @dataclass(slots=True)
 class RelayedConnection:
     """At a process that does not own the table: one connection whose messages go to
-    the owner.  It reads like a :class:`~king.server.tables.session.Session` to the socket
+    the owner.  It reads like a :class:`~king.table.session.Session` to the socket
     loop (``receive``, ``error``, ``close``)."""
 
     shared: SharedTables
@@ -124,21 +116,21 @@ class RelayedConnection:
         (then the refusal is given here, as the owner would give it)."""
         try:
             message = parse_client_message(text)
-        except ProtocolError as error:
+        except MessageError as error:
             self.client.send(
                 ErrorMessage(
                     code=error.code, message=error.message, about=error.about
                 ).model_dump_json()
             )
             return
-        if isinstance(message, PingMessage):
+        if isinstance(message, Ping):
             # Answered here, as the client asks whether its connection lives, and it
             # does; the owner is asked too, and an owner that does not answer is this
             # process's to notice (the relay is dropped, the client comes back here).
             self.client.send(messages.dumps(messages.pong()))
-        if isinstance(message, HelloMessage | WatchMessage):
+        if isinstance(message, Hello | Watch):
             self._await(_WELCOMED)
-        elif isinstance(message, PingMessage) and self.waiting_since is None:
+        elif isinstance(message, Ping) and self.waiting_since is None:
             self._await(_PONGED)
         self.shared.bus.send(self.owner, {"op": "text", "conn": self.conn, "text": text})
 
@@ -443,7 +435,7 @@ class SharedTables:
             log.info("table %s: connection %s relayed here, but it is not ours", table_id, conn)
             remote.drop()  # not ours (any more): the client finds the owner again
             return
-        self._sessions[conn] = (Session(table, remote), remote)
+        self._sessions[conn] = (table.session(remote), remote)
 
     # -- requests for another process's table ----------------------------------------
 
@@ -492,7 +484,7 @@ class SharedTables:
                 return {"ok": {"table": following.id, "seat": seat, "token": token}}
             if method == "info":
                 return {"ok": json.loads(table.info().model_dump_json())}
-        except ActionError as error:
+        except RefusedError as error:
             return {"error": {"code": error.code, "message": error.message}}
         except StoreError as error:
             log.error("%s", error)
@@ -508,11 +500,11 @@ class SharedTables:
 
     async def ask(self, table_id: str, method: str, args: dict[str, Any]) -> dict[str, Any]:
         """Do ``method`` at the table wherever it is owned: here, or at its owner.
-        Returns the answer's ``ok`` part; raises :class:`ActionError` for a refusal."""
+        Returns the answer's ``ok`` part; raises :class:`RefusedError` for a refusal."""
         for _ in range(3):
             located = self.registry.locate(table_id)
             if located is None:
-                raise ActionError("not_found", f"there is no table {table_id!r}")
+                raise RefusedError("not_found", f"there is no table {table_id!r}")
             if isinstance(located, Elsewhere):
                 try:
                     answer = await self.bus.call(located.owner, method, {"table": table_id, **args})
@@ -526,7 +518,7 @@ class SharedTables:
                 if error.get("code") == "moved":
                     await asyncio.sleep(0.05)
                     continue
-                raise ActionError(str(error.get("code")), str(error.get("message")))
+                raise RefusedError(str(error.get("code")), str(error.get("message")))
             ok = answer.get("ok")
             if isinstance(ok, dict) and "join" in ok:  # the next game, at its owner
                 return await self.ask(
@@ -536,7 +528,7 @@ class SharedTables:
                 )
             if isinstance(ok, dict):
                 return ok
-        raise ActionError("busy", "the table's server process did not answer: try again")
+        raise RefusedError("busy", "the table's server process did not answer: try again")
 
     async def lobby(self) -> LobbyInfo:
         """Every process's open tables (each shown as its owner last told) and the

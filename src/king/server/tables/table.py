@@ -17,9 +17,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from king import messages
 from king.cards import CardSet, Seat
-from king.events import Dealt, Declared, apply, event_of, from_json, to_json
+from king.events import Dealt, apply, event_of, from_json, to_json
 from king.game import Action, Game, Phase
 from king.record import distinct_names, to_record
 from king.rules import Declaration, Rules
@@ -29,14 +28,24 @@ from king.server.engine.analysis import engine_options
 from king.server.engine.autoplay import Autoplay
 from king.server.engine.hints import HintClient, TableHints
 from king.server.engine.players import BotRunner
-from king.server.protocol import ClockInfo, ErrorMessage, PublicEvent, SeatInfo, TableInfo
+from king.server.protocol import (
+    ClockInfo,
+    ErrorMessage,
+    SeatInfo,
+    TableInfo,
+    parse_client_message,
+)
 from king.server.store.event_log import EventStore, StoredEvent, StoreError, StoreFencedError
-from king.server.tables.audience import Audience, Client
-from king.server.tables.errors import ActionError
+from king.server.tables.audience import Audience
 from king.server.tables.messages import state_message
 from king.server.tables.seats import NOWHERE, Kind, Origin, Seats, new_token
 from king.server.tables.table_log import TableLog
-from king.table_rules import refusal
+from king.table import messages
+from king.table.messages import Message
+from king.table.moves import make_move, verify_move
+from king.table.protocol import SpeedChoice
+from king.table.rules import RefusedError
+from king.table.session import Client, Session
 from king.texts import seat_name
 
 if TYPE_CHECKING:
@@ -390,7 +399,7 @@ class Table:
         self._broken = None
         if self.on_change is not None:
             self.on_change(self)
-        self._broadcast_state(PublicEvent(kind="resume"))
+        self._broadcast_state(messages.event("resume"))
         self.autoplay.kick()
 
     # -- taking seats -----------------------------------------------------------------
@@ -399,7 +408,7 @@ class Table:
         self, name: str, seat: Seat | None, account: Account | None = None, origin: Origin = NOWHERE
     ) -> tuple[int, str]:
         """The seat :meth:`claim` would give and the name it would sit under, or the
-        :class:`ActionError` it would raise; changes nothing.  A registered ``account``
+        :class:`RefusedError` it would raise; changes nothing.  A registered ``account``
         sits under its own name.  A rated table seats only registered players, each
         once, and one person once: not a second seat for a browser (``origin.device``)
         or, with ``rated_seats_per_address``, an address that has that many."""
@@ -407,9 +416,9 @@ class Table:
         if self.rated:
             self.seats.one_person_one_seat(account, origin, self.settings.rated_seats_per_address)
         if self.status == "closed":
-            raise ActionError("closed", "this table was closed after a long time without play")
+            raise RefusedError("closed", "this table was closed after a long time without play")
         if self.status != "waiting":
-            raise ActionError("started", "the game has started: every seat is taken")
+            raise RefusedError("started", "the game has started: every seat is taken")
         return self.seats.free(seat), name
 
     def claim(
@@ -437,7 +446,7 @@ class Table:
         connections are told so and closed.  Returns the seat and the token."""
         seat = self.seats.taken_by(account)
         if not self.is_open:
-            raise ActionError("game_over", "the game is over: there is no seat to take back")
+            raise RefusedError("game_over", "the game is over: there is no seat to take back")
         token = new_token()
         self._record("token", self.seats.token_event(seat.number, token))
         replaced = ErrorMessage(
@@ -458,7 +467,7 @@ class Table:
         self._record("start", {}, status="playing")
         self._deal_next()
         self.announce_table()
-        self._broadcast_state(PublicEvent(kind="start"))
+        self._broadcast_state(messages.event("start"))
         self.autoplay.kick()
 
     # -- connections ------------------------------------------------------------------
@@ -467,7 +476,7 @@ class Table:
         """Connect a player (``seat``) or a spectator (``None``) and tell them where
         the table stands.  A returning person takes their seat back from a stand-in."""
         if self._closed:  # given up meanwhile (its lease passed): to be found elsewhere
-            raise ActionError(
+            raise RefusedError(
                 "moved", "this table has moved to another server process: reconnect to play on"
             )
         audience = self.audience
@@ -491,7 +500,7 @@ class Table:
         )
         client.send(messages.dumps(welcome))
         if self.status != "waiting":
-            event = PublicEvent(kind="resume")
+            event = messages.event("resume")
             client.send(state_message(self.game, seat, self.seq, event, self.clock_info()))
         self.announce_table()
         if audience.speed != speed:
@@ -517,6 +526,24 @@ class Table:
             if audience.speed != speed:
                 audience.announce_pace()
 
+    def session(self, client: Client) -> Session:
+        """A new connection's side of the protocol (:mod:`king.table.session`)."""
+        return Session(self, client, parse_client_message)
+
+    def is_attached(self, client: Client) -> bool:
+        """Whether this connection is still at the table (a seat taken back from
+        another device detaches the old one's connections)."""
+        return self.audience.is_attached(client)
+
+    def set_speed(self, client: Client, speed: SpeedChoice) -> None:
+        """Note the bots' speed a connection asks for (everyone hears a new pace)."""
+        self.audience.set_speed(client, speed)
+
+    def answered(self, seconds: float) -> None:
+        """Count the time a person's move took to be answered, for the metrics."""
+        if self.metrics is not None:
+            self.metrics.answered(seconds)
+
     def connected(self, seat: Seat) -> bool:
         """Whether a person is connected to ``seat`` now."""
         return self.audience.connected(seat)
@@ -533,7 +560,7 @@ class Table:
 
     def react(self, seat: Seat, phrase: str) -> None:
         """Show everyone at a table of friends a person's quick reaction (one of the
-        fixed :data:`~king.messages.REACTIONS`), at most one a second per seat and per
+        fixed :data:`~king.table.messages.REACTIONS`), at most one a second per seat and per
         person, however many connections they have."""
         person = self.seats[seat].account
         self.audience.react(seat, person, phrase, among_friends=self.seats.people >= 2)
@@ -542,34 +569,30 @@ class Table:
 
     def act(self, seat: Seat, action: Action, by: By = "person") -> None:
         """Declare or play for ``seat``, if it is that seat's turn and the rules allow
-        it; otherwise raise :class:`ActionError` and change nothing.  ``by``: a person
+        it; otherwise raise :class:`RefusedError` and change nothing.  ``by``: a person
         or a bot, as the metrics count it."""
         if self._broken is not None:
-            raise ActionError(
+            raise RefusedError(
                 "unavailable", "the game's log cannot be written just now: reconnecting"
             )
         if self.status == "waiting":
-            raise ActionError("not_started", "the game has not started: seats are still free")
-        if self.status == "over":
-            raise ActionError("game_over", "the game is over")
+            raise RefusedError("not_started", "the game has not started: seats are still free")
         if self.status == "closed":
-            raise ActionError("closed", "this table was closed after a long time without play")
-        refused = refusal(self.game, seat, action)
-        if refused is not None:
-            raise ActionError.of(refused)
+            raise RefusedError("closed", "this table was closed after a long time without play")
+        verify_move(self.game, seat, action)
         try:
             event = self._move(seat, action)
         except StoreFencedError:
-            raise ActionError(
+            raise RefusedError(
                 "moved", "this table has moved to another server process: reconnect to play on"
             ) from None
         except StoreError as error:
             log.error("table %s: %s", self.id, error)
             if self.log.unsure:  # the log could not be read back: nobody can say yet
-                raise ActionError(
+                raise RefusedError(
                     "unavailable", "the server could not confirm the move: reconnecting"
                 ) from None
-            raise ActionError(
+            raise RefusedError(
                 "unavailable", "the move could not be saved, so it was not made: reconnecting"
             ) from None
         self._count(action, by)
@@ -590,41 +613,32 @@ class Table:
         """Have the engine value each legal choice of ``seat`` from its view, for
         ``client`` alone; refused unless the table has hints and it is that seat's turn."""
         if self._hints is None:
-            raise ActionError(
+            raise RefusedError(
                 "hints_off", "this table plays without hints: they are chosen when it is created"
             )
         if self.status != "playing" or self._closed:
-            raise ActionError("not_playing", "hints are given while the game is played")
+            raise RefusedError("not_playing", "hints are given while the game is played")
         to_act = self.game.to_act
         if to_act != seat:
-            raise ActionError(
+            raise RefusedError(
                 "not_your_turn", f"a hint is for the seat to act: {seat_name(to_act)}"
             )
         self._hints.ask(self.game, seat, client)
 
-    def _move(self, seat: Seat, action: Action) -> PublicEvent:
-        """Log ``seat``'s action (the fold applies it, :meth:`Game.act`), go on to what
-        follows it (the end, or the next deal) and say what happened."""
-        deal = self.game.deal  # the deal a card is played in (none while declaring)
-        tricks = 0 if deal is None else deal.trick_count
+    def _move(self, seat: Seat, action: Action) -> Message:
+        """Log ``seat``'s verified action (the fold applies it, :meth:`Game.act`), go on
+        to what follows it (the end, or the next deal) and say what happened."""
+        return make_move(self.game, seat, action, lambda: self._log_move(seat, action))
+
+    def _log_move(self, seat: Seat, action: Action) -> None:
         move = event_of(seat, action)
-        data = to_json(move)
-        self._record(move.kind, data)
+        self._record(move.kind, to_json(move))
         if self.game.is_over:
             if self.on_over is not None:
                 self.on_over(self)
             self._set_status("over")
         elif self.game.phase is Phase.DEALING:
             self._deal_next()
-        if isinstance(move, Declared):
-            return PublicEvent(
-                kind="declare", seat=seat, contract=data["contract"], trump=data["trump"]
-            )
-        assert deal is not None  # refusal() has checked
-        winner = deal.tricks[-1].winner if deal.trick_count > tricks else None
-        return PublicEvent(
-            kind="play", seat=seat, card=data["card"], winner=winner, deal_over=deal.is_over
-        )
 
     @property
     def accepts_moves(self) -> bool:
@@ -635,7 +649,7 @@ class Table:
         """A bot's move: the same checks as a person's; a refusal is only logged."""
         try:
             self.act(seat, action, by="bot")
-        except ActionError as error:
+        except RefusedError as error:
             log.warning("table %s: seat %d's bot was refused: %s", self.id, seat, error)
 
     # -- the table's life -------------------------------------------------------------
@@ -725,6 +739,6 @@ class Table:
             return
         self.audience.tell_all(messages.dumps(messages.table(self.info().model_dump())))
 
-    def _broadcast_state(self, event: PublicEvent) -> None:
+    def _broadcast_state(self, event: Message) -> None:
         """Tell each connection the game's state from its seat, after ``event``."""
         self.audience.tell_state(self.game, self.seq, event, self.clock_info())

@@ -1,4 +1,4 @@
-// Quick reactions at a table of friends: a fixed set of phrases (king.messages.REACTIONS),
+// Quick reactions at a table of friends: a fixed set of phrases (king.table.messages.REACTIONS),
 // each shown in the reader's own language, so there is nothing to moderate.  The ☺
 // button (#btn-react) opens the set (#reactions, a button per [data-phrase]); what
 // someone sends shows for a few seconds beside their seat (.reaction[data-seat]).

@@ -1,8 +1,8 @@
 """What a table tells the people at it: the table protocol's server messages
 (docs/web-protocol.md) as JSON-ready objects, built in one place for the two tables that
 speak it, the server's (:mod:`king.server.tables`) and the page's offline one
-(:mod:`king.offline.table`), which runs in the browser with the standard library alone;
-and the envelope every client message is read through first (:func:`read_envelope`).
+(:mod:`king.offline.table`), which runs in the browser with the standard library alone.
+What a client sends is defined in :mod:`king.table.protocol`.
 
 Each builder returns what the matching pydantic model of :mod:`king.server.protocol`
 dumps, field for field and in its order; ``tests/server/test_messages.py`` checks every
@@ -14,22 +14,16 @@ so another seat's hand cannot leak.
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
 from typing import Any
 
 from king.cards import Seat
-from king.errors import KingError
 from king.game import Game
-from king.jsontext import JSONTextError, is_int, loads
 from king.phase import Phase
 from king.rules import ALL_DECLARATIONS, MAX_PER_NEGATIVE, NEGATIVE_CONTRACTS, Contract
-from king.texts import quoted
+from king.table.protocol import PROTOCOL_VERSION
 from king.view import SeatView
 
 __all__ = [
-    "MAX_MESSAGE_BYTES",
-    "PROTOCOL_VERSION",
-    "MessageError",
     "contract_board",
     "declaration_choices",
     "dumps",
@@ -41,7 +35,6 @@ __all__ = [
     "pong",
     "REACTIONS",
     "reaction",
-    "read_envelope",
     "seat_info",
     "state",
     "table",
@@ -49,11 +42,6 @@ __all__ = [
     "taken_info",
     "welcome",
 ]
-
-#: The version every message carries in ``v``.
-PROTOCOL_VERSION = 1
-#: The largest message a client may send, in bytes (a move is about 50).
-MAX_MESSAGE_BYTES = 4096
 
 Message = dict[str, Any]
 
@@ -335,52 +323,3 @@ def error(
 def pong() -> Message:
     """The answer to ``ping``."""
     return _head("pong")
-
-
-# -- the client's messages: their envelope ----------------------------------------------
-
-
-class MessageError(KingError, ValueError):
-    """A client message that cannot be accepted; ``code`` is a stable word for programs
-    (``too_large``, ``bad_json``, ``invalid``, ``version``), ``about`` the message's type
-    when it names a known one."""
-
-    def __init__(self, code: str, message: str, about: str | None = None):
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.about = about
-
-
-def read_envelope(data: str | bytes, kinds: Collection[str]) -> tuple[dict[str, Any], str]:
-    """A client message's object and its type, or :class:`MessageError` saying what is
-    wrong: too large, not JSON, not an object, another protocol version, or a type not
-    among ``kinds``.  Its fields are the reader's to check (the server's models, the
-    offline table's own checks)."""
-    size = len(data.encode() if isinstance(data, str) else data)
-    if size > MAX_MESSAGE_BYTES:
-        raise MessageError(
-            "too_large", f"the message has {size} bytes; the limit is {MAX_MESSAGE_BYTES}"
-        )
-    try:
-        raw = loads(data)
-    except JSONTextError as error:
-        raise MessageError(
-            "bad_json", f"the message is not JSON that is read here: {error}"
-        ) from None
-    if not isinstance(raw, dict):
-        raise MessageError("invalid", f"a message is a JSON object, not {type(raw).__name__}")
-    kind = raw.get("type")
-    about = kind if isinstance(kind, str) and kind in kinds else None
-    version = raw.get("v")
-    if not is_int(version) or version != PROTOCOL_VERSION:
-        raise MessageError(
-            "version",
-            f'protocol version {quoted(version)} is not spoken here: send "v": {PROTOCOL_VERSION}',
-            about,
-        )
-    if about is None:
-        raise MessageError(
-            "invalid", f"unknown message type {quoted(kind)}: use one of {', '.join(kinds)}"
-        )
-    return raw, about
