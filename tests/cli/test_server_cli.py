@@ -143,7 +143,7 @@ def test_king_lang_opens_the_page_in_that_language(tmp_path: Path) -> None:
     assert match, line
     url, table = match.groups()
     page = httpx.get(f"{url}/t/{table}?lang=tr", timeout=10)
-    assert '<html lang="tr">' in page.text
+    assert '<html lang="tr" data-protocol="1">' in page.text
     # A browser that asks for none of the shipped languages gets the one chosen.
     chosen = httpx.get(f"{url}/api/i18n", params={"lang": "de"}, timeout=10).json()
     assert chosen["language"] == "tr"

@@ -179,7 +179,7 @@ def test_the_board_refuses_bad_records_and_games_in_play(server: ServerProcess) 
     assert answer.status_code == 409 and answer.json()["error"]["code"] == "not_over"
     assert httpx.get(f"{server.url}/api/tables/nope/board", timeout=10).status_code == 404
     page = httpx.get(f"{server.url}/board?lang=tr", timeout=10)
-    assert page.status_code == 200 and '<html lang="tr">' in page.text
+    assert page.status_code == 200 and '<html lang="tr" data-protocol="1">' in page.text
     assert "script-src 'self'" in page.headers["content-security-policy"]
 
 

@@ -3,14 +3,17 @@ axe finds."""
 
 from __future__ import annotations
 
+import json
 import time
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import httpx
+from jsonschema import Draft202012Validator
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page
+from playwright.sync_api import Page, WebSocket
 
 from benchmarks.server_process import ServerProcess
 
@@ -52,10 +55,40 @@ def create(server: ServerProcess, seats: list[str], seed: int) -> dict[str, Any]
 
 
 def watch_errors(page: Page) -> list[str]:
+    """What goes wrong in the page from now on: its errors, and any WebSocket frame it
+    sends or receives that the protocol's JSON Schema (docs/protocol/) refuses."""
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("websocket", lambda socket: _check_frames(socket, errors))
     return errors
+
+
+#: The protocol's schemas, generated from its definitions (scripts/protocol_schema.py).
+SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "protocol"
+
+
+@cache
+def _validator(side: str) -> Draft202012Validator:
+    schema = json.loads((SCHEMAS / f"{side}.schema.json").read_text(encoding="utf-8"))
+    return Draft202012Validator(schema)
+
+
+def _check_frames(socket: WebSocket, errors: list[str]) -> None:
+    if not socket.url.split("?")[0].endswith("/ws"):
+        return  # only a table's socket (/api/tables/{id}/ws) speaks the protocol
+
+    def check(side: str, payload: str | bytes) -> None:
+        try:
+            message = json.loads(payload)
+        except ValueError:
+            errors.append(f"a {side} frame is not JSON: {payload[:80]!r}")
+            return
+        for fault in _validator(side).iter_errors(message):
+            errors.append(f"the schema refuses a {side} {message.get('type')}: {fault.message}")
+
+    socket.on("framesent", lambda payload: check("client", payload))
+    socket.on("framereceived", lambda payload: check("server", payload))
 
 
 #: What the page asks of the person now, judged in the page itself at each animation

@@ -177,9 +177,12 @@ def test_the_page_is_sent_its_language(client: httpx.Client) -> None:
     assert client.get("/api/i18n", params={"lang": "de"}).json()["language"] == "en"
     assert client.get("/api/i18n", params={"lang": "x" * 600}).status_code == 422
     # The first paint: <html lang> from ?lang, else from Accept-Language.
-    assert '<html lang="th">' in client.get("/t/abc", headers=header).text
-    assert '<html lang="fr">' in client.get("/?lang=fr", headers=header).text
-    assert '<html lang="en">' in client.get("/", headers={"Accept-Language": "de"}).text
+    assert '<html lang="th" data-protocol="1">' in client.get("/t/abc", headers=header).text
+    assert '<html lang="fr" data-protocol="1">' in client.get("/?lang=fr", headers=header).text
+    assert (
+        '<html lang="en" data-protocol="1">'
+        in client.get("/", headers={"Accept-Language": "de"}).text
+    )
 
 
 def png_size(data: bytes) -> tuple[int, int]:

@@ -65,6 +65,7 @@ __all__ = [
     "SiteInfo",
     "PageStrings",
     "client_schema",
+    "server_schema",
     "parse_client_message",
     "describe_validation_error",
 ]
@@ -116,7 +117,8 @@ def parse_client_message(data: str | bytes) -> ClientMessage:
 
 
 def client_schema() -> dict[str, Any]:
-    """The JSON Schema of every message a client may send (docs/protocol.schema.json):
+    """The JSON Schema of every message a client may send
+    (docs/protocol/client.schema.json):
     generated from :mod:`king.table.protocol`, each with its ``v`` and ``type``."""
     variants = []
     for kind, checker in _CHECKERS.items():
@@ -444,9 +446,28 @@ class PongMessage(ProtocolModel):
     type: Literal["pong"] = "pong"
 
 
-ServerMessage = (
-    WelcomeMessage | TableMessage | StateMessage | PaceMessage | ErrorMessage | PongMessage
-)
+ServerMessage = Annotated[
+    WelcomeMessage
+    | TableMessage
+    | StateMessage
+    | PaceMessage
+    | ErrorMessage
+    | PongMessage
+    | HintMessage
+    | ReactionMessage,
+    Field(discriminator="type"),
+]
+
+
+def server_schema() -> dict[str, Any]:
+    """The JSON Schema of every message a server (or the offline table) sends
+    (docs/protocol/server.schema.json), generated from the models above."""
+    schema: dict[str, Any] = TypeAdapter(ServerMessage).json_schema()
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "King table protocol: server messages",
+        **schema,
+    }
 
 
 # -- HTTP -------------------------------------------------------------------------------

@@ -19,6 +19,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from king.table.protocol import PROTOCOL_VERSION
+
 __all__ = [
     "CONTENT_POLICY",
     "OFFLINE_MODULES",
@@ -28,12 +30,23 @@ __all__ = [
     "bundle",
     "integrity",
     "manifest",
+    "page_text",
     "runtime_digest",
     "service_worker",
 ]
 
 _KING = Path(str(resources.files("king")))
 WEB_DIR = _KING / "web"
+
+
+def page_text(name: str, language: str = "en") -> str:
+    """A page as it is served (by the server or a static site): its ``<html>`` names its
+    language and the table protocol's version, which the page's scripts speak (read
+    from there: the version is written once, in :mod:`king.table.protocol`)."""
+    text = (WEB_DIR / name).read_text(encoding="utf-8")
+    marked = f'<html lang="{language}" data-protocol="{PROTOCOL_VERSION}">'
+    return text.replace('<html lang="en">', marked, 1)
+
 
 #: The modules of the ``king`` package that the page's worker imports (the offline table
 #: and all it needs; ``tests/server/test_offline_bundle.py`` imports it from this list

@@ -52,8 +52,7 @@ def _page(request: Request, parts: ServicesDep, name: str) -> HTMLResponse:
     language = choose_language(
         wanted, request.headers.get("accept-language"), parts.settings.language
     )
-    text = (WEB_DIR / name).read_text(encoding="utf-8")
-    text = text.replace('<html lang="en">', f'<html lang="{language}">', 1)
+    text = offline.page_text(name, language)
     headers = {
         "Content-Security-Policy": _CSP,
         "Cache-Control": "no-cache",

@@ -68,7 +68,7 @@ def check_base_path(base: str) -> str:
 def _page(name: str, layout: offline.Layout, languages: list[str]) -> bytes:
     """One page of the site: its addresses under the base path and the build's folder,
     its content security policy, and the mark that tells the scripts where they are."""
-    text = (offline.WEB_DIR / name).read_text(encoding="utf-8")
+    text = offline.page_text(name)
     root = layout.root
     text = text.replace('="/static/', f'="{layout.assets}')
     text = text.replace('href="/offline"', f'href="{root}offline.html"')

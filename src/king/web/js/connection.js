@@ -3,7 +3,8 @@
 // connection that goes quiet is asked for a pong, and given up (for a new one) when
 // even that brings nothing: a server process that froze keeps its sockets open.
 
-const PROTOCOL = 1;
+/** The table protocol's version, as the server or the static site wrote it on the page. */
+const PROTOCOL = Number(document.documentElement.dataset.protocol);
 /**
  * Quiet this long (ms): send a ping.  Quiet this long after all: connect afresh.  A live
  * server answers a ping at once, and a table whose server process froze is taken over

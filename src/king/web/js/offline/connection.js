@@ -5,7 +5,8 @@
 
 import { assetUrl } from "../site.js";
 
-const PROTOCOL = 1;
+/** The table protocol's version, as the server or the static site wrote it on the page. */
+const PROTOCOL = Number(document.documentElement.dataset.protocol);
 
 export class LocalConnection {
   /**
