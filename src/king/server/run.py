@@ -45,6 +45,7 @@ from king.server.tables.local_game import (
     write_note,
 )
 from king.server.tables.registry import Registry
+from king.server.tables.shared import SharedTables
 
 __all__ = [
     "ClientFaultFilter",
@@ -179,8 +180,8 @@ class _Server(uvicorn.Server):
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         parts = running(self._app)
-        shared = parts.shared if parts is not None else None
-        if shared is None or self._handing_over:
+        shared = parts.tables if parts is not None else None
+        if not isinstance(shared, SharedTables) or self._handing_over:
             super().handle_exit(sig, frame)
             return
         self._handing_over = True

@@ -49,6 +49,7 @@ from king.server.store.database import open_store
 from king.server.store.event_log import EventStore, describe
 from king.server.tables.registry import Registry
 from king.server.tables.shared import SharedTables, process_name
+from king.server.tables.tables import ProcessTables
 
 __all__ = ["MAX_BODY_BYTES", "WEB_DIR", "create_app"]
 
@@ -121,7 +122,8 @@ async def _started(
             log.warning("restored %d unfinished tables from %s", restored, describe(settings.db))
         analyses = Analyses(registry.runner, settings)
         sweeper = asyncio.get_running_loop().create_task(registry.sweep())
-        yield Services(settings, metrics, people, registry, readiness, analyses, shared)
+        tables = shared if shared is not None else ProcessTables(registry)
+        yield Services(settings, metrics, people, registry, readiness, analyses, tables)
     finally:
         if sweeper is not None:
             sweeper.cancel()

@@ -181,17 +181,10 @@ async def _take_seats_back(parts: Services, account: Account) -> list[dict[str, 
         if row.status not in ("waiting", "playing"):
             continue
         try:
-            if parts.shared is not None:
-                answer = await parts.shared.ask(row.table, "take_back", {"account": account.id})
-                seat, token = int(answer["seat"]), str(answer["token"])
-            else:
-                table = parts.registry.get(row.table)
-                if table is None:
-                    continue
-                seat, token = table.take_back(account.id)
+            claim = await parts.tables.take_back(row.table, account.id)
         except RefusedError:
-            continue  # over or closed meanwhile: its token opens nothing any more
-        seats.append({"table": row.table, "seat": seat, "token": token})
+            continue  # over, closed or gone meanwhile: its token opens nothing any more
+        seats.append({"table": row.table, "seat": claim.seat, "token": claim.token})
     return seats
 
 

@@ -9,13 +9,13 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException
 
 from king.record import RecordError, ReplayReport, parse, replay, to_record
 from king.server.engine.analysis import AnalysisBusyError
 from king.server.engine.board import board_document, checked_analysis
 from king.server.http.errors import error_response, table_refusal
 from king.server.http.services import Services, ServicesDep
-from king.server.http.tables_api import find_table
 from king.server.tables.table import Table
 from king.table.rules import RefusedError
 
@@ -75,7 +75,9 @@ async def record(parts: ServicesDep, table_id: str) -> Response:
 def _finished(parts: Services, table_id: str, why: str) -> Table | Response:
     """A finished table of this process, or the refusal (409 ``not_over``, saying
     ``why``) while it is played: its record would show the hands in play."""
-    table = find_table(parts, table_id)
+    table = parts.registry.get(table_id)
+    if table is None:
+        raise HTTPException(404, f"there is no table {table_id!r}")
     if table.is_open:
         return table_refusal(RefusedError("not_over", why))
     return table

@@ -16,15 +16,15 @@ from king.server.http.readiness import Readiness
 from king.server.metrics import Metrics
 from king.server.people.service import People
 from king.server.tables.registry import Registry
-from king.server.tables.shared import SharedTables
+from king.server.tables.tables import Tables
 
-__all__ = ["Services", "ServicesDep", "running", "services"]
+__all__ = ["Services", "ServicesDep", "TablesDep", "running", "services", "tables"]
 
 
 @dataclass(frozen=True)
 class Services:
-    """One server's parts.  ``shared`` is None for a process that shares no tables
-    (no ``--redis``)."""
+    """One server's parts.  ``tables`` are this process's alone, or shared with other
+    processes (``--redis``): the routes reach them alike."""
 
     settings: ServerSettings
     metrics: Metrics
@@ -32,7 +32,7 @@ class Services:
     registry: Registry
     readiness: Readiness
     analyses: Analyses
-    shared: SharedTables | None
+    tables: Tables
 
 
 def running(app: FastAPI) -> Services | None:
@@ -52,3 +52,12 @@ def services(connection: HTTPConnection) -> Services:
 
 #: A route's parameter that receives the server's parts.
 ServicesDep = Annotated[Services, Depends(services)]
+
+
+def tables(connection: HTTPConnection) -> Tables:
+    """The dependency: the tables, wherever they are played (:mod:`king.server.tables.tables`)."""
+    return services(connection).tables
+
+
+#: A route's parameter that receives the tables.
+TablesDep = Annotated[Tables, Depends(tables)]

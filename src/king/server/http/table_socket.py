@@ -17,11 +17,9 @@ from king.server.metrics import Route
 from king.server.protocol import ErrorMessage
 from king.server.relay.lease import LeaseError
 from king.server.store.event_log import StoreError
-from king.server.tables.registry import Elsewhere
 from king.server.tables.shared import RelayedConnection
-from king.server.tables.table import Table
+from king.server.tables.tables import Connection
 from king.table.rules import RefusedError
-from king.table.session import Session
 
 __all__ = ["BINARY_REFUSED", "MAX_QUEUED", "SocketClient", "router"]
 
@@ -111,12 +109,11 @@ async def table_socket(websocket: WebSocket, table_id: str, parts: ServicesDep) 
 
 async def _open_session(
     parts: ServicesDep, client: SocketClient, table_id: str
-) -> Session | RelayedConnection | None:
+) -> Connection | None:
     """The connection's side at the table (relayed to its owner when another process
     holds it), or None once the client is told why there is none."""
-    located: Table | Elsewhere | None = None
     try:
-        located = parts.registry.locate(table_id)
+        found = parts.tables.connect(client, table_id)
     except (StoreError, LeaseError, RefusedError) as error:
         # The table may well exist: the client is told to come back, not that it does not.
         log.error("table %s could not be found: %s", table_id, error)
@@ -125,20 +122,15 @@ async def _open_session(
         client.send(message.model_dump_json())
         await client.close(code=1013)
         return None
-    if located is None:
+    if found is None:
         message = ErrorMessage(code="not_found", message=f"there is no table {table_id!r}")
         client.send(message.model_dump_json())
         await client.close(code=4404)
         return None
-    if isinstance(located, Elsewhere):
-        assert parts.shared is not None
-        return parts.shared.relay(client, table_id, located.owner)
-    return located.session(client)
+    return found
 
 
-async def _converse(
-    websocket: WebSocket, session: Session | RelayedConnection, table_id: str
-) -> None:
+async def _converse(websocket: WebSocket, session: Connection, table_id: str) -> None:
     """Hand each text frame to the session until the client goes."""
     while True:
         received = await websocket.receive()

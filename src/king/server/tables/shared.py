@@ -31,23 +31,38 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from king.cards import Seat
+from king.server.access import Access
 from king.server.metrics import GiveUp
 from king.server.people.accounts import Account
-from king.server.protocol import ErrorMessage, LobbyInfo, TableInfo, parse_client_message
+from king.server.protocol import (
+    ErrorMessage,
+    LobbyInfo,
+    SeatClaim,
+    TableInfo,
+    parse_client_message,
+)
 from king.server.relay.bus import Bus, BusTimeoutError
 from king.server.relay.lease import LeaseError, LeaseService
 from king.server.store.event_log import StoreError
+from king.server.tables.calls import Call, answer_call
 from king.server.tables.registry import Elsewhere, Registry
 from king.server.tables.seats import Origin
 from king.server.tables.table import Table
+from king.server.tables.tables import Connection, seat_claim
 from king.table import messages
 from king.table.protocol import PROTOCOL_VERSION, Hello, Ping, Watch
 from king.table.reading import MessageError
 from king.table.rules import RefusedError
 from king.table.session import Client, Session
-from king.texts import seat_name
 
 __all__ = ["RemoteClient", "RelayedConnection", "SharedTables", "process_name"]
+
+
+def _claim(answer: dict[str, Any]) -> SeatClaim:
+    """A seat given by whichever process owns the table."""
+    return seat_claim(str(answer["table"]), answer["seat"], answer["token"])
+
 
 log = logging.getLogger("king.server")
 
@@ -443,62 +458,9 @@ class SharedTables:
         table = self.registry.local(str(call.get("table")))
         if table is None or self._stopping:
             return {"error": {"code": "moved", "message": "the table is not here"}}
-        method = call.get("method")
-        try:
-            if method == "join":
-                account = self._account(call.get("account"))
-                seat, token = self.registry.claim(
-                    table,
-                    str(call.get("name")),
-                    call.get("seat"),
-                    account,
-                    Origin.from_json(call.get("origin")),
-                )
-                return {"ok": {"table": table.id, "seat": seat, "token": token}}
-            if method == "take_back":
-                seat, token = table.take_back(str(call.get("account")))
-                return {"ok": {"table": table.id, "seat": seat, "token": token}}
-            if method == "again":
-                asker = table.authenticate(str(call.get("token")))
-                following_id = table.next
-                if (
-                    asker is not None
-                    and following_id is not None
-                    and self.registry.local(following_id) is None
-                ):
-                    # The next game is owned elsewhere: the asker joins it there.
-                    name = table.seats[asker].name or seat_name(asker)
-                    account_id = table.seats[asker].account
-                    return {
-                        "ok": {
-                            "join": following_id,
-                            "seat": asker,
-                            "name": name,
-                            "account": account_id,
-                        }
-                    }
-                address = call.get("address")
-                following, seat, token = self.registry.again(
-                    table, str(call.get("token")), address if isinstance(address, str) else None
-                )
-                return {"ok": {"table": following.id, "seat": seat, "token": token}}
-            if method == "info":
-                return {"ok": json.loads(table.info().model_dump_json())}
-        except RefusedError as error:
-            return {"error": {"code": error.code, "message": error.message}}
-        except StoreError as error:
-            log.error("%s", error)
-            return {"error": {"code": "server", "message": "the table could not be written"}}
-        return {"error": {"code": "invalid", "message": f"no such request {method!r}"}}
+        return answer_call(self.registry, table, call)
 
-    def _account(self, account_id: object) -> Account | None:
-        """The account a request from another process names (by its id)."""
-        people = self.registry.people
-        if people is None or not isinstance(account_id, str):
-            return None
-        return people.accounts.get(account_id)
-
-    async def ask(self, table_id: str, method: str, args: dict[str, Any]) -> dict[str, Any]:
+    async def _ask(self, table_id: str, method: Call, args: dict[str, Any]) -> dict[str, Any]:
         """Do ``method`` at the table wherever it is owned: here, or at its owner.
         Returns the answer's ``ok`` part; raises :class:`RefusedError` for a refusal."""
         for _ in range(3):
@@ -521,19 +483,58 @@ class SharedTables:
                 raise RefusedError(str(error.get("code")), str(error.get("message")))
             ok = answer.get("ok")
             if isinstance(ok, dict) and "join" in ok:  # the next game, at its owner
-                return await self.ask(
+                return await self._ask(
                     str(ok["join"]),
-                    "join",
+                    Call.JOIN,
                     {"name": ok["name"], "seat": ok["seat"], "account": ok.get("account")},
                 )
             if isinstance(ok, dict):
                 return ok
         raise RefusedError("busy", "the table's server process did not answer: try again")
 
-    async def lobby(self) -> LobbyInfo:
+    # -- the tables, as the routes reach them (:class:`~.tables.Tables`) ---------------
+
+    async def info(self, table_id: str) -> TableInfo:
+        return TableInfo.model_validate(await self._ask(table_id, Call.INFO, {}))
+
+    async def join(
+        self,
+        table_id: str,
+        name: str,
+        seat: Seat | None,
+        account: Account,
+        origin: Origin,
+        address: str | None,
+    ) -> SeatClaim:
+        """A seat at a table any process may own: a guest made for this request is
+        written first (the owner reads it from the database), once the table is known."""
+        if account.kind == "guest":
+            await asyncio.to_thread(self._save_guest, table_id, account, address)
+        args = {"name": name, "seat": seat, "account": account.id, "origin": origin.to_json()}
+        return _claim(await self._ask(table_id, Call.JOIN, args))
+
+    def _save_guest(self, table_id: str, guest: Account, address: str | None) -> None:
+        if not self.registry.store.exists(table_id):
+            raise RefusedError("not_found", f"there is no table {table_id!r}")
+        self.registry.save_guest(guest, address)
+
+    async def take_back(self, table_id: str, account_id: str) -> SeatClaim:
+        return _claim(await self._ask(table_id, Call.TAKE_BACK, {"account": account_id}))
+
+    async def again(self, table_id: str, token: str, address: str | None) -> SeatClaim:
+        args = {"token": token, "address": address}
+        return _claim(await self._ask(table_id, Call.AGAIN, args))
+
+    def connect(self, client: Client, table_id: str) -> Connection | None:
+        located = self.registry.locate(table_id)
+        if isinstance(located, Elsewhere):
+            return self.relay(client, table_id, located.owner)
+        return None if located is None else located.session(client)
+
+    async def lobby(self, access: Access | None = None) -> LobbyInfo:
         """Every process's open tables (each shown as its owner last told) and the
         latest finished ones."""
-        info = self.registry.lobby()
+        info = self.registry.lobby(access=access)
         mine = {t.id for t in info.open}
         shown = await self.bus.lobby()
         others: list[TableInfo] = []
