@@ -35,7 +35,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from king.server.http import offline
+from king.server.site import offline
 
 from .server_process import ServerProcess
 

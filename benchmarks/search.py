@@ -1,7 +1,7 @@
 """The search bot's engine (``engine/*.c`` in WebAssembly under wasmtime,
 :mod:`king.bots.engine`): playouts per second of the rule policy and of the learned
 policy that its rollouts use, on one thread, against the Python reference kernels they
-were ported from (:mod:`king.bots.rule_play`, :mod:`king.bots.net_play`, plain Python
+were ported from (:mod:`king.bots.rule.play`, :mod:`king.bots.net.play`, plain Python
 on numpy arrays) and the Python rule bot on the core engine, all measured in the same
 run; the rule policy under each contract beside numba's last figures (recorded below,
 as numba no longer runs here); and the net bot's moves per second.  The exact solver
@@ -63,9 +63,9 @@ def contract_playouts(rng: random.Random, contract: int) -> Callable[[int], None
 
 
 def reference_playouts(rng: random.Random) -> Callable[[int], None]:
-    """The same playouts with the Python reference (:func:`king.bots.rule_play.rule_playout`
+    """The same playouts with the Python reference (:func:`king.bots.rule.play.rule_playout`
     on a position of :mod:`king.bots.position`), one a call."""
-    from king.bots.rule_play import rule_playout
+    from king.bots.rule.play import rule_playout
 
     worlds = np.array([shuffled_hands(rng) for _ in range(1000)], dtype=np.int64)
 
@@ -81,7 +81,7 @@ def reference_playouts(rng: random.Random) -> Callable[[int], None]:
 def net_playouts(rng: random.Random) -> Callable[[int], None]:
     """The same playouts with the shipped network at every seat, in the engine, 100 a
     call."""
-    from king.bots.net import default_model
+    from king.bots.net.bot import default_model
 
     w0, w1, b1, w2, b2, w3, b3 = default_model().arrays
     worlds = np.array([shuffled_hands(rng) for _ in range(100)], dtype=np.int64)
@@ -99,9 +99,9 @@ def net_playouts(rng: random.Random) -> Callable[[int], None]:
 
 def reference_net_playouts(rng: random.Random) -> Callable[[int], None]:
     """The learned policy's playouts with the Python reference
-    (:func:`king.bots.net_play.net_card`), one a call."""
-    from king.bots.net import default_model
-    from king.bots.net_play import INPUTS, net_card
+    (:func:`king.bots.net.play.net_card`), one a call."""
+    from king.bots.net.bot import default_model
+    from king.bots.net.play import INPUTS, net_card
 
     weights = default_model().arrays
     scratch = tuple(
@@ -125,7 +125,7 @@ def net_bot_moves(rng: random.Random) -> Callable[[int], None]:
     """Whole deals played by four net bots (numpy), counted in moves."""
     from dataclasses import replace
 
-    from king.bots.net import NetBot
+    from king.bots.net.bot import NetBot
     from king.game import Game
     from king.rules import Rules
 
@@ -152,7 +152,7 @@ def python_rule_playouts(rng: random.Random) -> Callable[[int], None]:
     into a position at every card)."""
     from dataclasses import replace
 
-    from king.bots.rule import choose_card
+    from king.bots.rule.bot import choose_card
     from king.game import Game
     from king.rules import Rules
 

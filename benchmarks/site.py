@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from king.server.http.static_site import write_site
+from king.server.site.static import write_site
 
 from .server_process import ServerProcess, free_port
 

@@ -3,7 +3,7 @@
 hand (median, 99th percentile, mean) and the nodes it searched (which do not depend on
 the machine), over positions reached by the quick policy from random deals (all ten
 declarations in turn, a random seat solving); the Python reference it was ported from
-(:mod:`king.bots.solver`, plain Python on numpy arrays) on some of the same positions
+(:mod:`king.bots.search.solver`, plain Python on numpy arrays) on some of the same positions
 of 4 and 6 cards, measured in the same run, which must search the same nodes; the 8
 cards beside numba's last figures (recorded below, as numba no longer runs here); its
 speed against plain enumeration of the same small endings (measured in the same run);
@@ -18,7 +18,8 @@ import warnings
 
 import numpy as np
 
-from king.bots import engine, position, solver
+from king.bots import engine, position
+from king.bots.search import solver
 from king.cards import shuffled_hands
 from king.rules import ALL_DECLARATIONS, FLAG_EARLY_END, FLAG_FORCED_PENALTY, FLAG_OVERRUFF
 

@@ -56,7 +56,7 @@ i64 next_random(i64 *seed);
 int sample_worlds(i64 unseen, const i64 *counts, const i64 *forbidden, int me, i64 my_hand,
                   i64 *seed, i64 *out, int n_worlds);
 
-/* net_play.c: the learned policy's weights (float32, C order; king.bots.net_play) and
+/* net_play.c: the learned policy's weights (float32, C order; king.bots.net.play) and
  * its hidden layers' widths. */
 #define NET_MOST_HIDDEN 1024
 typedef struct {

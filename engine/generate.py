@@ -1,6 +1,6 @@
 """Write ``engine/tables.h``: the rule facts and the rule policy's tables, taken from the
 Python reference (:mod:`king.rules`, :mod:`king.bots.position`,
-:mod:`king.bots.rule_play`, :mod:`king.bots.net_play`), so that the C engine states none
+:mod:`king.bots.rule.play`, :mod:`king.bots.net.play`), so that the C engine states none
 of them a second time.
 
 Floats are written as C99 hexadecimal literals: the exact bits Python computed, so the
@@ -17,8 +17,9 @@ from decimal import Decimal, getcontext
 from fractions import Fraction
 from pathlib import Path
 
-from king.bots import net_play, rule_play
 from king.bots.engine.steps import SETUP_FIELDS
+from king.bots.net import play as net_play
+from king.bots.rule import play as rule_play
 from king.cards import SUIT_MASKS
 from king.rules import (
     FLAG_EARLY_END,
@@ -69,7 +70,7 @@ def _float_array(name: str, values: object) -> str:
 
 
 def _net_inputs() -> str:
-    """The ``I_`` offsets of :mod:`king.bots.net_play`'s input and ``INPUTS``, in order."""
+    """The ``I_`` offsets of :mod:`king.bots.net.play`'s input and ``INPUTS``, in order."""
     names = sorted(
         (name for name in dir(net_play) if name.startswith("I_")),
         key=lambda name: int(getattr(net_play, name)),
@@ -133,7 +134,7 @@ def tables() -> str:
         f"static const int64_t POINTS_PER_UNIT[{len(POINTS_PER_UNIT)}] = "
         f"{{{_ints(POINTS_PER_UNIT)}}};",
         "",
-        "/* The rule policy's tables (king.bots.rule_play), bit for bit. */",
+        "/* The rule policy's tables (king.bots.rule.play), bit for bit. */",
         _float_array("GUARD", rule_play.GUARD),
         _float_array("COVER", rule_play.COVER),
         _float_array("UNGUARD", rule_play.UNGUARD),
@@ -142,7 +143,7 @@ def tables() -> str:
         _float_array("UNHELD", rule_play.UNHELD),
         _float_array("FORCED", rule_play.FORCED),
         "",
-        "/* The learned policy's input layout (king.bots.net_play): block offsets. */",
+        "/* The learned policy's input layout (king.bots.net.play): block offsets. */",
         _net_inputs(),
         "",
         "/* 2^(k/128) for the exponential the learned policy's probabilities use. */",

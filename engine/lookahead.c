@@ -1,5 +1,5 @@
 /* The rule policy with one step of lookahead in the last tricks: a port of
- * king.bots.lookahead (lookahead_card, _deal_unseen, _playout_totals), and the entry
+ * king.bots.search.lookahead (lookahead_card, _deal_unseen, _playout_totals), and the entry
  * points that run it: king.bots.compiled's lookahead_rollouts, and a single-position
  * lookahead_card.  The deals are drawn from a seed the caller owns, so a rollout is
  * repeatable, and its values are numba's. */

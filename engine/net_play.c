@@ -1,4 +1,4 @@
-/* The learned policy's card play: a port of king.bots.net_play (the input of the seat
+/* The learned policy's card play: a port of king.bots.net.play (the input of the seat
  * to move, the network's forward pass, its card and its probabilities), and the entry
  * points of king.bots.compiled that run it (net_rollouts, net_likelihoods,
  * net_declaration_values) with a single-position net_card.

@@ -1,4 +1,4 @@
-/* The rule bot's card play: a port of king.bots.rule_play, function for function and
+/* The rule bot's card play: a port of king.bots.rule.play, function for function and
  * expression for expression (the floating-point operations in the reference's order, so
  * the two give the same bits; built without contraction into fused multiply-adds). */
 #include <math.h>

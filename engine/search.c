@@ -91,7 +91,7 @@ static int search_from(int setup_at, int base_at, int plays_at, int candidates_a
 /* -- dealing ----------------------------------------------------------------------- */
 
 /* A systematic (backtracking) deal of cards `order[from..n)` to the seats with room, for
- * the rare world the random deal gave up on (king.bots.sampler's _search_deal). */
+ * the rare world the random deal gave up on (king.bots.search.sampler's _search_deal). */
 static int deal_from(const int *order, int from, int n, const Search *s, i64 *room,
                      i64 *hands) {
     if (from == n) return 1;

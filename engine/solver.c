@@ -1,4 +1,4 @@
-/* The exact solver for the end of a deal: a port of king.bots.solver, function for
+/* The exact solver for the end of a deal: a port of king.bots.search.solver, function for
  * function and in the same order (paranoid alpha-beta, one seat against the other
  * three, MTD(f) over a transposition table), so that it visits the same nodes in the
  * same order: tests/bots/test_engine_solver.py holds the two to the same value AND the

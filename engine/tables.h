@@ -11,7 +11,7 @@ static const int64_t SUITS[4] = {8191, 67100672, 549688705024LL, 450304987155660
 static const int64_t PENALTY[7] = {0, 0, 67100672, 563018681287680LL, 1407546703219200LL, 16777216, 0};
 static const int64_t POINTS_PER_UNIT[7] = {50, -50, -30, -100, -60, -320, -180};
 
-/* The rule policy's tables (king.bots.rule_play), bit for bit. */
+/* The rule policy's tables (king.bots.rule.play), bit for bit. */
 static const double GUARD[7] = {0x1.0000000000000p+0, 0x1.6666666666666p-1, 0x1.6666666666666p-1, 0x1.199999999999ap-1, 0x1.199999999999ap-1, 0x1.6666666666666p-1, 0x1.6666666666666p-1};
 static const double COVER[7] = {0x1.0000000000000p+1, 0x1.999999999999ap-1, 0x1.0000000000000p+1, 0x1.0000000000000p+1, 0x1.0000000000000p+1, 0x1.0000000000000p+1, 0x1.0000000000000p+1};
 static const double UNGUARD[7] = {0x0.0p+0, 0x1.b6db6db6db6dcp-2, 0x1.b6db6db6db6dcp-2, 0x1.a2e8ba2e8ba2ep-1, 0x1.a2e8ba2e8ba2ep-1, 0x1.b6db6db6db6dcp-2, 0x1.b6db6db6db6dcp-2};
@@ -258,7 +258,7 @@ static const double FORCED[14][14][4] = {
     }
 };
 
-/* The learned policy's input layout (king.bots.net_play): block offsets. */
+/* The learned policy's input layout (king.bots.net.play): block offsets. */
 enum {
     I_HAND = 0,
     I_UNSEEN = 52,

@@ -1,4 +1,4 @@
-/* Dealing the hidden cards: a port of king.bots.worlds (xorshift64*, the most
+/* Dealing the hidden cards: a port of king.bots.search.worlds (xorshift64*, the most
  * constrained cards first, each card to a seat in proportion to its room). */
 #include "engine.h"
 

@@ -28,7 +28,7 @@ import numpy as np
 from king.bots import compiled, engine
 from king.bots import position as K
 from king.bots.position import from_view
-from king.bots.rule import choose_card
+from king.bots.rule.bot import choose_card
 from king.cards import shuffled_hands
 from king.game import Game
 from king.rules import ALL_DECLARATIONS, PRESETS, Rules
@@ -96,7 +96,7 @@ def same_cards(positions: int) -> None:
 
 
 def _ending(rng: random.Random, index: int, cards: int) -> tuple[Any, int, int, int]:
-    from king.bots import solver
+    from king.bots.search import solver
 
     declaration = ALL_DECLARATIONS[index % 10]
     code = declaration.contract.code

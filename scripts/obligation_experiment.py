@@ -33,7 +33,7 @@ from numpy.typing import NDArray
 
 from king.bots import make_bot
 from king.bots.engine import rule_declaration_values
-from king.bots.search import SearchBot
+from king.bots.search.bot import SearchBot
 from king.cards import shuffled_hands
 from king.game import Game
 from king.rules import MAX_PER_NEGATIVE, NEGATIVE_CONTRACTS, Contract, Declaration

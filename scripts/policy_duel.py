@@ -14,7 +14,7 @@ about a second.
     python scripts/policy_duel.py /tmp/variant.c --deals 100000
 
 With ``--lookahead TRICKS`` (and ``--inner DEALS``) instead of a file, the seat plays
-the rule policy with lookahead in its last tricks (:mod:`king.bots.lookahead`).
+the rule policy with lookahead in its last tricks (:mod:`king.bots.search.lookahead`).
 """
 
 from __future__ import annotations

@@ -30,8 +30,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from king import arena
-from king.bots import engine, search
+from king.bots import engine
 from king.bots.engine.instance import Instance, split
+from king.bots.search import bot as search
 from king.cli import app
 
 BUILD = Path(__file__).resolve().parent.parent / "engine" / "build.py"

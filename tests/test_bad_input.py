@@ -30,9 +30,9 @@ from websockets.sync.client import ClientConnection
 
 from benchmarks.server_process import ServerProcess
 from king.bots import BotError, BotSpecError, make_bot
-from king.bots.external import ExternalBot
+from king.bots.external.bot import ExternalBot
 from king.env import LinearPolicy, PolicyBot, PolicyFileError, load_policy
-from king.env.policy_bot import HostMessageError, serve
+from king.env.policies.host import HostMessageError, serve
 from king.game import Game
 from king.jsontext import JSONTextError, loads
 from king.record import RecordError, ReplayReport, dump, replay

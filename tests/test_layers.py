@@ -56,9 +56,11 @@ def test_naming_a_quick_bot_loads_little() -> None:
 
 
 def test_only_the_engine_loads_wasmtime_and_nothing_loads_numba() -> None:
-    loaded = third_party_after("import king.bots.position, king.bots.rule_play, king.bots.solver")
+    loaded = third_party_after(
+        "import king.bots.position, king.bots.rule.play, king.bots.search.solver"
+    )
     assert "wasmtime" not in loaded
-    search = third_party_after("import king.bots.search")
+    search = third_party_after("import king.bots.search.bot")
     assert "wasmtime" in search and "numba" not in search and "llvmlite" not in search
 
 
@@ -84,6 +86,22 @@ def test_the_engine_contract_names_every_module_of_the_bots() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     contracts = config["tool"]["importlinter"]["contracts"]
     (contract,) = [c for c in contracts if c["name"] == "Only king.bots.engine runs wasmtime"]
-    folder = ROOT / "src" / "king" / "bots"
-    modules = {f"king.bots.{path.stem}" for path in folder.glob("*.py")} - {"king.bots.__init__"}
-    assert set(contract["source_modules"]) == modules | {"king.bots"}
+    folder = ROOT / "src" / "king"
+    modules = {
+        ".".join(path.relative_to(folder).with_suffix("").parts).removesuffix(".__init__")
+        for path in (folder / "bots").rglob("*.py")
+        if "engine" not in path.relative_to(folder / "bots").parts
+    }
+    assert set(contract["source_modules"]) == {f"king.{name}" for name in modules}
+
+
+def test_no_folder_of_king_holds_more_than_a_person_holds_in_their_head() -> None:
+    """Each folder of the package holds at most 16 modules (its ``__init__`` aside): a
+    folder that grows past that is split along a line the design already has."""
+    crowded = {
+        str(folder.relative_to(ROOT)): count
+        for folder in (ROOT / "src" / "king").rglob("*")
+        if folder.is_dir()
+        and (count := len([p for p in folder.glob("*.py") if p.name != "__init__.py"])) > 16
+    }
+    assert not crowded, crowded

@@ -25,16 +25,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from king.bots.base import (
-    Bot,
-    BotError,
-    BotInfo,
-    make_bot,
-    parse_spec,
-    register_again,
-    registered_at_run_time,
-)
-from king.bots.external_engine import ENGINES
+from king.bots.external.engines import ENGINES
+from king.bots.protocol import Bot, BotError
+from king.bots.registry import BotInfo, make_bot, parse_spec, register_again, registered_at_run_time
 from king.cards import Seat
 from king.cluster import ClusterError, ray_map
 from king.deal import IllegalMoveError

@@ -397,7 +397,7 @@ class Game:
     def determinized(self, hands: Sequence[CardSet | int | str]) -> Game:
         """A clone in which the cards held now are ``hands`` (four hands, each seat as
         many cards as it holds, the same cards among them): one world a seat's view
-        allows (``king.bots.sampler.sample_world`` deals them), with every declaration
+        allows (``king.bots.search.sampler.sample_world`` deals them), with every declaration
         and play so far the same.  Raises ``ValueError`` when the hands do not fit the
         game (a card played out of turn of a suit the new hand still holds, say)."""
         if self._phase not in (Phase.DECLARING, Phase.PLAYING):

@@ -17,8 +17,8 @@ import pytest
 
 from king.bots import make_bot
 from king.bots.analysis import AnalysisOptions, Hint, analyze, hint
-from king.bots.rule import choose_card
-from king.bots.search import SearchBot
+from king.bots.rule.bot import choose_card
+from king.bots.search.bot import SearchBot
 from king.cards import DECK, Card, CardSet
 from king.deal import Deal
 from king.game import Game, Phase

@@ -15,11 +15,11 @@ import pytest
 
 from king.bots import engine
 from king.bots import position as K
-from king.bots import worlds as reference_worlds
 from king.bots.engine import EngineError
 from king.bots.position import from_view
-from king.bots.rule import choose_card
-from king.bots.rule_play import best_reply, rule_card, rule_playout
+from king.bots.rule.bot import choose_card
+from king.bots.rule.play import best_reply, rule_card, rule_playout
+from king.bots.search import worlds as reference_worlds
 from king.cards import shuffled_hands
 from king.game import Game
 from king.rules import ALL_DECLARATIONS, PRESETS, Declaration, Rules
@@ -40,7 +40,7 @@ def _game(rules: Rules, hands: list[int], declarer: int, declaration: Declaratio
 
 def test_the_engine_plays_the_rule_bots_card_in_games_of_every_preset() -> None:
     """The position a seat reads from its view (the other hands unseen) gives the rule
-    bot's card (:func:`king.bots.rule.choose_card`, plain Python), half the game's
+    bot's card (:func:`king.bots.rule.bot.choose_card`, plain Python), half the game's
     cards being that card and half random ones, so positions the rule bot never
     reaches are checked too."""
     rng = random.Random(51)

@@ -1,6 +1,6 @@
 """The engine's learned policy and lookahead (``engine/net_play.c``,
 ``engine/lookahead.c``) held to the Python reference they were ported from
-(:mod:`king.bots.net_play`, :mod:`king.bots.lookahead`, run as plain Python on numpy
+(:mod:`king.bots.net.play`, :mod:`king.bots.search.lookahead`, run as plain Python on numpy
 arrays): the same card at thousands of positions under every contract, trump and mix of
 rule toggles (float32 logits to the bit, or a near tie would pick another card), the
 same rollout values, likelihoods (to the last bit here, within a few units in the
@@ -23,14 +23,15 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from king.bots import engine, net_play
-from king.bots import lookahead as reference_lookahead
+from king.bots import engine
 from king.bots import position as K
 from king.bots.engine import EngineError
-from king.bots.net import NetModel, default_model
-from king.bots.net_play import INPUTS
-from king.bots.rule_play import FULL, rule_card
-from king.bots.sampler import not_held
+from king.bots.net import play as net_play
+from king.bots.net.bot import NetModel, default_model
+from king.bots.net.play import INPUTS
+from king.bots.rule.play import FULL, rule_card
+from king.bots.search import lookahead as reference_lookahead
+from king.bots.search.sampler import not_held
 
 Position = tuple[NDArray[np.int64], int, int, int]
 Weights = tuple[NDArray[np.float32], ...]
@@ -217,7 +218,7 @@ def _likelihood(dealt: NDArray[np.int64], plays: NDArray[np.int64], me: int, con
     led), each seat playing the learned policy mixed with ``noise`` of a uniform legal
     card.  The probabilities are the softmax of the reference's float32 logits taken in
     float64, as the engine takes them; ``as_written``, those of
-    :func:`king.bots.net_play.net_probabilities` run as plain Python, where numpy's
+    :func:`king.bots.net.play.net_probabilities` run as plain Python, where numpy's
     scalars make its subtraction and exponential float32."""
     x, h1, h2, logits = _scratch(weights)
     probs = np.zeros(52, dtype=np.float64)
@@ -256,7 +257,7 @@ def test_net_likelihoods_are_the_references() -> None:
     logarithm the engine's libc's, which differs from glibc's in the last bit for a few
     arguments in 100,000.  So every world is within a few units in the last place, and
     nearly all (here all) are the same bits; elsewhere the platform's libm decides.  The
-    reference's own :func:`~king.bots.net_play.net_probabilities`, run as plain Python,
+    reference's own :func:`~king.bots.net.play.net_probabilities`, run as plain Python,
     rounds its exponentials to float32: within a few parts in 10^8 of the engine's."""
     weights = _weights()
     rng = random.Random(63)

@@ -17,9 +17,9 @@ from king.bots import engine
 from king.bots.engine import EngineError
 from king.bots.engine.steps import Chunk, choose, search_chunks, summary
 from king.bots.position import distinct, from_view
-from king.bots.rule import choose_card
-from king.bots.sampler import constraints
-from king.bots.search import SearchBot, played_so_far
+from king.bots.rule.bot import choose_card
+from king.bots.search.bot import SearchBot, played_so_far
+from king.bots.search.sampler import constraints
 from king.cards import shuffled_hands
 from king.game import Game
 from king.phase import Phase

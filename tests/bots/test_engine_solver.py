@@ -1,5 +1,5 @@
 """The exact solver in the engine (``engine/solver.c``) held to the reference it was
-ported from (:mod:`king.bots.solver`, run as plain Python on numpy arrays): the same
+ported from (:mod:`king.bots.search.solver`, run as plain Python on numpy arrays): the same
 value AND the same number of nodes on hundreds of endings under every contract and set
 of rule flags.  Equal node counts are the proof that the port is faithful: it searches
 the same tree in the same order with the same table, not merely that it finds the same
@@ -18,9 +18,10 @@ import numpy as np
 import pytest
 from numpy.typing import NDArray
 
-from king.bots import engine, solver
+from king.bots import engine
 from king.bots import position as K
 from king.bots.engine import EngineError
+from king.bots.search import solver
 from king.cards import shuffled_hands
 from king.rules import ALL_DECLARATIONS
 

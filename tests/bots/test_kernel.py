@@ -13,8 +13,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from king.bots import engine, solver
+from king.bots import engine
 from king.bots import position as K
+from king.bots.search import solver
 from king.cards import FULL_MASK, CardSet, Suit, shuffled_hands
 from king.deal import Deal
 from king.rules import ALL_DECLARATIONS, Contract, Declaration, Rules

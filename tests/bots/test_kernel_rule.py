@@ -17,8 +17,8 @@ import pytest
 from king.bots import engine
 from king.bots import position as K
 from king.bots.position import from_view
-from king.bots.rule import choose_card
-from king.bots.rule_play import best_reply, rule_card, rule_playout
+from king.bots.rule.bot import choose_card
+from king.bots.rule.play import best_reply, rule_card, rule_playout
 from king.cards import CardSet, shuffled_hands
 from king.game import Game
 from king.rules import ALL_DECLARATIONS, Contract, Declaration, Rules

@@ -9,7 +9,7 @@ import pytest
 
 from king.bots import BotSpecError, available_bots, make_bot
 from king.bots.levels import DEFAULT_LEVEL, LEVELS, level_of
-from king.bots.rule import RuleBot, sensible_cards
+from king.bots.rule.bot import RuleBot, sensible_cards
 from king.cards import Card
 from king.events import Dealt, events_of
 from king.game import Game

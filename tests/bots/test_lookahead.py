@@ -1,4 +1,4 @@
-"""The rule policy with lookahead in the last tricks (:mod:`king.bots.lookahead`, played
+"""The rule policy with lookahead in the last tricks (:mod:`king.bots.search.lookahead`, played
 by the engine): the rule card (the Python reference's) until the seat holds few cards,
 then a card that depends only on what the seat knows, and that gains on the rule
 policy; and the search bot's ``lookahead`` option that plays its own later cards with
@@ -14,9 +14,9 @@ import pytest
 
 from king.bots import BotSpecError, engine, make_bot
 from king.bots import position as K
-from king.bots.lookahead import lookahead_card
-from king.bots.rule_play import rule_card
-from king.bots.search import SEARCH1, SearchBot
+from king.bots.rule.play import rule_card
+from king.bots.search.bot import SEARCH1, SearchBot
+from king.bots.search.lookahead import lookahead_card
 from king.cards import shuffled_hands
 from king.game import Game
 from king.rules import ALL_DECLARATIONS, NO_LAST_TWO, Rules

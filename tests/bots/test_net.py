@@ -3,7 +3,7 @@ its view) and by the engine (its card, rollouts and likelihoods, on the whole de
 position), the same card in thousands of random positions; model files that are not
 models refused; training that learns; the search bot with the network in its
 rollouts.  (tests/bots/test_engine_net.py holds the engine to the Python reference of
-:mod:`king.bots.net_play`.)"""
+:mod:`king.bots.net.play`.)"""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 from king.bots import BotSpecError, engine, make_bot
 from king.bots import position as K
-from king.bots.net import (
+from king.bots.net.bot import (
     DEFAULT_MODEL,
     ModelFileError,
     NetBot,
@@ -24,9 +24,9 @@ from king.bots.net import (
     default_model,
     view_input,
 )
-from king.bots.net_declare import DeclareNet
-from king.bots.net_play import INPUTS, encode
-from king.bots.rule_play import rule_card
+from king.bots.net.declare import DeclareNet
+from king.bots.net.play import INPUTS, encode
+from king.bots.rule.play import rule_card
 from king.cards import shuffled_hands
 from king.cli import run
 from king.game import Game

@@ -11,7 +11,7 @@ import pytest
 from king.bots import BotSpecError, make_bot
 from king.bots.position import S_PLAYED, S_VOIDS, from_view
 from king.bots.random_bot import RandomBot
-from king.bots.rule import RuleBot
+from king.bots.rule.bot import RuleBot
 from king.cards import FULL_MASK, SUIT_MASKS, CardSet, Suit, shuffled_hands
 from king.game import Action, Game, Phase
 from king.record import replay, to_record

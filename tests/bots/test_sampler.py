@@ -8,7 +8,7 @@ import random
 import pytest
 
 from king.bots.engine.rule import deal_worlds
-from king.bots.sampler import constraints, not_held, sample_world
+from king.bots.search.sampler import constraints, not_held, sample_world
 from king.cards import CardSet
 from king.deal import Deal
 from king.game import Game, Phase

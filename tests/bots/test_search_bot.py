@@ -6,7 +6,7 @@ import pytest
 
 from king.arena import ArenaConfig, run_arena
 from king.bots import BotSpecError, make_bot
-from king.bots.search import SEARCH1, SearchBot, stand_in
+from king.bots.search.bot import SEARCH1, SearchBot, stand_in
 from king.game import Game
 from king.record import replay
 from king.rules import PRESETS, Rules

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from king.bots.sampler import constraints, sample_world
+from king.bots.search.sampler import constraints, sample_world
 from king.cards import CardSet
 from king.game import Game, GameStateError
 from king.phase import Phase

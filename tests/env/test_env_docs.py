@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
-from king.bots import base as bots_base
+from king.bots import registry as bots_base
 from tests.support import ROOT
 
 DOCS = ROOT / "docs" / "rl.md"

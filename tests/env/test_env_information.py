@@ -16,7 +16,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from king.arena import ArenaConfig, run_arena
-from king.bots.sampler import constraints, sample_world
+from king.bots.search.sampler import constraints, sample_world
 from king.env import KingVsBotsEnv, MlpPolicy, king_v0
 from king.env.information import (
     INFORMATION_LAYOUT,

@@ -254,7 +254,9 @@ def test_the_contract_cycle_is_the_arenas() -> None:
     assert [cycle_declaration(i) for i in range(60)] == [deal_declaration(i) for i in range(60)]
 
 
-@pytest.mark.parametrize("name", ["king.env.observation", "king.env.policy", "king.env.mlp_policy"])
+@pytest.mark.parametrize(
+    "name", ["king.env.observation", "king.env.policies.base", "king.env.policies.mlp"]
+)
 def test_docstring_examples(name: str) -> None:
     import importlib
 

@@ -21,7 +21,7 @@ import pytest
 from benchmarks.server_process import free_port
 from king.arena import ArenaConfig, ArenaSetupError, run_arena
 from king.bots import BotError, BotSpecError, make_bot
-from king.bots import base as bots_base
+from king.bots import registry as bots_base
 from king.env import (
     ACTION_COUNT,
     OBS_SIZE,
@@ -35,8 +35,8 @@ from king.env import (
     register_policy,
 )
 from king.env.observation import OBSERVATION_VERSION
-from king.env.policy_bot import serve, view_from_json
-from king.env.policy_file import POLICY_FILE
+from king.env.policies.files import POLICY_FILE
+from king.env.policies.host import serve, view_from_json
 from king.game import Game, Phase
 from tests.support import ROOT
 from tests.support.games import random_move
@@ -207,7 +207,7 @@ def test_king_arena_measures_a_saved_policy_through_cmd(tmp_path: Path) -> None:
         rng.normal(size=(ACTION_COUNT, OBS_SIZE)).astype(np.float32),
         np.zeros(ACTION_COUNT, np.float32),
     ).save(path)
-    command = f"cmd:{sys.executable} -m king.env.policy_bot {path}"
+    command = f"cmd:{sys.executable} -m king.env.policies.host {path}"
     external = run_arena(ArenaConfig((command, "random", "random", "random"), "deals", 1))
     inside = run_arena(
         ArenaConfig((f"policy:file={path}", "random", "random", "random"), "deals", 1)
@@ -221,7 +221,7 @@ def test_king_arena_measures_a_saved_policy_through_cmd(tmp_path: Path) -> None:
 
 def test_the_cli_refuses_a_bad_policy_file() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "king.env.policy_bot", "no-such-file.npz"],
+        [sys.executable, "-m", "king.env.policies.host", "no-such-file.npz"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -233,7 +233,7 @@ def test_the_cli_refuses_a_bad_policy_file() -> None:
 def test_the_bare_spec_needs_a_file_outside_a_checkout(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from king.env import policy_loading as policy
+    from king.env.policies import loading as policy
 
     monkeypatch.setattr(policy, "EXAMPLE_POLICY", tmp_path / "none.npz")
     with pytest.raises(BotSpecError, match="needs its file here"):

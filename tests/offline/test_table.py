@@ -14,18 +14,18 @@ from king.bots import Bot, make_bot
 from king.cards import Card
 from king.game import Game
 from king.offline.saved import SavedGameError
-from king.offline.table import LocalTable, board_of_record, resume
+from king.offline.table import OfflineTable, board_of_record, resume
 from king.record import replay
 from king.rules import Declaration
 from king.server.protocol import HintMessage
 from tests.support.games import one_deal, play_record_again
 
 
-def _hello(table: LocalTable) -> list[dict[str, object]]:
+def _hello(table: OfflineTable) -> list[dict[str, object]]:
     return [json.loads(t) for t in table.receive('{"v": 1, "type": "hello", "token": "t"}')]
 
 
-def _message(table: LocalTable, action: Declaration | Card) -> str:
+def _message(table: OfflineTable, action: Declaration | Card) -> str:
     if isinstance(action, Declaration):
         trump = None if action.trump is None else action.trump.letter
         return json.dumps(
@@ -34,7 +34,7 @@ def _message(table: LocalTable, action: Declaration | Card) -> str:
     return json.dumps({"v": 1, "type": "play", "card": str(action)})
 
 
-def _play_out(table: LocalTable, me: Bot, *, reload: bool) -> LocalTable:
+def _play_out(table: OfflineTable, me: Bot, *, reload: bool) -> OfflineTable:
     """Play the game out, the person's seat by ``me``; with ``reload``, the table is
     restored from its save after every card, as the page does after a reload."""
     while not table.game.is_over:
@@ -45,7 +45,7 @@ def _play_out(table: LocalTable, me: Bot, *, reload: bool) -> LocalTable:
         answer = json.loads(table.receive(_message(table, me.act(table.game.view(0))))[0])
         assert answer["type"] == "state", answer
         if reload:
-            again = LocalTable.restore(table.saved())
+            again = OfflineTable.restore(table.saved())
             assert (again.seq, again.game.to_act, again.game.totals) == (
                 table.seq,
                 table.game.to_act,
@@ -57,7 +57,7 @@ def _play_out(table: LocalTable, me: Bot, *, reload: bool) -> LocalTable:
 
 
 def test_a_whole_offline_game_resumes_after_every_card_and_replays_valid() -> None:
-    table = LocalTable.new("classic", 5, name="Ada", bot_pause=0.0)
+    table = OfflineTable.new("classic", 5, name="Ada", bot_pause=0.0)
     welcome, state, info = _hello(table)
     assert welcome["type"] == "welcome" and welcome["seat"] == 0
     assert state["type"] == "state" and len(state["view"]["hand"]) == 13  # type: ignore[index]
@@ -68,7 +68,7 @@ def test_a_whole_offline_game_resumes_after_every_card_and_replays_valid() -> No
 
 
 def test_the_offline_record_is_the_one_cpython_makes_for_the_same_seed_and_bots() -> None:
-    table = LocalTable.new("turkish", 9, bots=("rule", "random", "rule"), bot_pause=0.0)
+    table = OfflineTable.new("turkish", 9, bots=("rule", "random", "rule"), bot_pause=0.0)
     _hello(table)
     table = _play_out(table, make_bot("random", seed=3), reload=False)
     text = table.record_text()
@@ -90,19 +90,19 @@ def test_the_offline_record_is_the_one_cpython_makes_for_the_same_seed_and_bots(
 )
 def test_a_bad_save_is_refused_with_a_sentence(saved: str, words: str) -> None:
     with pytest.raises(SavedGameError, match=words):
-        LocalTable.restore(saved)
+        OfflineTable.restore(saved)
 
 
 def test_a_save_with_a_broken_record_is_refused_and_names_the_fault() -> None:
-    table = LocalTable.new("classic", 2, bot_pause=0.0)
+    table = OfflineTable.new("classic", 2, bot_pause=0.0)
     saved = json.loads(table.saved())
     saved["record"]["deals"][0]["plays"] = "AS AS"
     with pytest.raises(SavedGameError, match="record is not valid"):
-        LocalTable.restore(json.dumps(saved))
+        OfflineTable.restore(json.dumps(saved))
 
 
 def test_bad_messages_and_moves_are_refused_and_change_nothing() -> None:
-    table = LocalTable.new("classic", 4, bot_pause=0.0)
+    table = OfflineTable.new("classic", 4, bot_pause=0.0)
     assert json.loads(table.receive('{"v":1,"type":"play","card":"AS"}')[0])["code"] == "not_joined"
     # No spectators offline: watching is refused, and the page may still say hello.
     assert json.loads(table.receive('{"v":1,"type":"watch"}')[0])["code"] == "spectator"
@@ -130,10 +130,10 @@ def test_every_level_sits_at_an_offline_table_and_no_other_engine_spec() -> None
     """The levels (Hard and Expert play with the engine, in the page's WebAssembly) and
     the rule and random bots; not a search bot at settings of its own."""
     for level in ("beginner", "easy", "medium", "hard", "expert"):
-        table = LocalTable.new("classic", 1, bots=(level, level, level), bot_pause=0.0)
+        table = OfflineTable.new("classic", 1, bots=(level, level, level), bot_pause=0.0)
         assert [seat["bot"] for seat in table.info()["seats"][1:]] == [level] * 3
     with pytest.raises(ValueError, match="does not play offline"):
-        LocalTable.new("classic", 1, bots=("search", "rule", "rule"))
+        OfflineTable.new("classic", 1, bots=("search", "rule", "rule"))
     assert Game  # the core is all the table needs besides its bots
 
 
@@ -141,8 +141,8 @@ def test_a_hint_offline_is_the_engines_from_the_persons_view_and_only_on_their_t
     """A table with hints answers ``hint`` as a server's does (the same message), at
     the person's turn only; a table without them refuses it, and so does a finished
     game's; the saved game keeps the choice."""
-    seed = next(n for n in range(20) if LocalTable.new("classic", n).game.to_act != 0)
-    table = LocalTable.new("classic", seed, bot_pause=0.0, hints=True)
+    seed = next(n for n in range(20) if OfflineTable.new("classic", n).game.to_act != 0)
+    table = OfflineTable.new("classic", seed, bot_pause=0.0, hints=True)
     _hello(table)
     (refused,) = table.receive('{"v": 1, "type": "hint"}')  # a bot is to act
     assert json.loads(refused)["code"] == "not_your_turn"
@@ -156,15 +156,15 @@ def test_a_hint_offline_is_the_engines_from_the_persons_view_and_only_on_their_t
     assert hint["type"] == "hint" and hint["best"] in legal
     assert {row["choice"] for row in hint["choices"]} == set(legal)
     assert json.loads(table.saved())["hints"] is True
-    assert LocalTable.restore(table.saved()).info()["hints"] is True
-    plain = LocalTable.new("classic", 5, bot_pause=0.0)
+    assert OfflineTable.restore(table.saved()).info()["hints"] is True
+    plain = OfflineTable.new("classic", 5, bot_pause=0.0)
     _hello(plain)
     (refused,) = plain.receive('{"v": 1, "type": "hint"}')
     assert json.loads(refused)["code"] == "hints_off" and plain.info()["hints"] is False
 
 
 def test_resume_says_why_a_save_cannot_go_on_in_a_word_the_page_translates() -> None:
-    table = LocalTable.new("classic", 3, bot_pause=0.0)
+    table = OfflineTable.new("classic", 3, bot_pause=0.0)
     found, code, sentence = resume(table.saved())
     assert found is not None and found.seq == table.seq and code is None and sentence is None
     for text, word in (

@@ -13,7 +13,7 @@ import pytest
 from pydantic import BaseModel
 
 from benchmarks.server_process import ServerProcess
-from king.offline.table import LocalTable
+from king.offline.table import OfflineTable
 from king.server.protocol import (
     ErrorMessage,
     PaceMessage,
@@ -75,7 +75,7 @@ class _Local:
     """The offline table driven as the page's worker drives it, bots moving at once."""
 
     def __init__(self, seed: int) -> None:
-        self.table = LocalTable.new("classic", seed, name="Ada", bot_pause=0.0)
+        self.table = OfflineTable.new("classic", seed, name="Ada", bot_pause=0.0)
         self.texts: list[str] = []
 
     def send(self, message: dict[str, Any]) -> None:

@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from benchmarks.server_process import ServerProcess
-from king.server.http import offline
+from king.server.site import offline
 
 PYODIDE = offline.WEB_DIR / "pyodide"
 
@@ -57,9 +57,9 @@ def test_the_bundle_runs_the_offline_table_alone_with_no_numpy(tmp_path: Path) -
     zipfile.ZipFile(io.BytesIO(offline.bundle())).extractall(tmp_path)
     script = (
         "import sys; sys.modules['numpy'] = None; sys.path.insert(0, sys.argv[1]);"
-        "from king.offline.table import LocalTable;"
+        "from king.offline.table import OfflineTable;"
         "from king.bots.arrays import PLAIN; assert PLAIN;"
-        "t = LocalTable.new('classic', 1, bots=('random',) * 3, bot_pause=0.0);"
+        "t = OfflineTable.new('classic', 1, bots=('random',) * 3, bot_pause=0.0);"
         't.receive(\'{"v": 1, "type": "hello", "token": "t"}\');'
         "[t.advance() for _ in range(60) if t.bot_delay() is not None];"
         "import king; assert king.__file__.startswith(sys.argv[1]), king.__file__;"

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from benchmarks.server_process import ServerProcess
-from king.offline.table import LocalTable
+from king.offline.table import OfflineTable
 from king.server.protocol import ReactionMessage
 from king.server.store.event_log import Database
 from king.table.messages import REACTIONS
@@ -72,7 +72,7 @@ def test_a_table_with_one_person_has_nobody_to_react_to(server: ServerProcess) -
     ada.send({"type": "react", "phrase": "hello"})
     assert ada.error()["code"] == "no_friends"
     ada.close()
-    offline = LocalTable.new("classic", 6, name="Ada", bot_pause=0.0)
+    offline = OfflineTable.new("classic", 6, name="Ada", bot_pause=0.0)
     offline.receive(json.dumps({"v": 1, "type": "hello", "token": "offline"}))
     [answer] = offline.receive(json.dumps({"v": 1, "type": "react", "phrase": "hello"}))
     assert json.loads(answer)["code"] == "no_friends"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from king.bots.base import register, scoped_registry
 from king.bots.random_bot import RandomBot
+from king.bots.registry import register, scoped_registry
 from king.cards import Card
 from king.game import Phase
 from king.record import replay

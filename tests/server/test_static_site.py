@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from king.server.http import offline
-from king.server.http.static_site import SiteError, check_base_path, site_files
+from king.server.site import offline
+from king.server.site.static import SiteError, check_base_path, site_files
 from tests.support.services import run_king
 
 

@@ -19,8 +19,8 @@ def main(mode: str, positions: int) -> None:
     from king.bots import make_bot
     from king.bots.arrays import PLAIN
     from king.bots.position import from_view
-    from king.bots.rule_declare import choose_declaration
-    from king.bots.rule_play import rule_card
+    from king.bots.rule.declare import choose_declaration
+    from king.bots.rule.play import rule_card
     from king.cards import DECK, Card
     from king.game import Action, Game, Phase
     from king.rules import PRESETS

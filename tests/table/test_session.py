@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from king.offline.table import LocalTable
+from king.offline.table import OfflineTable
 from king.rules import Rules
 from king.server.config import ServerSettings
 from king.server.engine.players import BotRunner
@@ -86,7 +86,7 @@ def test_both_tables_answer_a_connection_alike_through_the_one_session(tmp_path:
 
 async def _both_tables_answer_alike(tmp_path: Path) -> None:
     server, token = _server_table(tmp_path)
-    offline = LocalTable.new("classic", 7, bot_pause=0.0)
+    offline = OfflineTable.new("classic", 7, bot_pause=0.0)
     answers = []
     for table, page in ((server, Page()), (offline, Page())):
         session = Session(table, page, server.session(page).read)

@@ -16,7 +16,7 @@ import httpx
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from benchmarks.server_process import ServerProcess
-from king.server.http.offline import WEB_DIR
+from king.server.site.offline import WEB_DIR
 from tests.support.altering_proxy import AlteringProxy
 from tests.support.games import play_record_again
 from tests.support.offline_pages import (

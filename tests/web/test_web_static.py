@@ -17,8 +17,8 @@ import pytest
 from benchmarks.server_process import ServerProcess
 from king.bots.levels import LEVELS
 from king.cards import DECK
-from king.server.http import offline
 from king.server.http.app import WEB_DIR
+from king.server.site import offline
 from tests.support.scripts import load_script
 
 faces = load_script("cardfaces").faces

@@ -2,7 +2,7 @@
 again from the view of the player who made it, so that a player sees what each choice
 was worth with what they could know then.
 
-The engine is the search bot's evaluation (:meth:`king.bots.search.SearchBot.evaluate`):
+The engine is the search bot's evaluation (:meth:`king.bots.search.bot.SearchBot.evaluate`):
 sampled worlds consistent with the view, the other players' earlier cards weighing the
 worlds, the rule policy playing each choice out.  A choice's *loss* is the paired
 difference to the best choice over the same worlds; it is marked a *mistake* only when it
@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from king.bots import make_bot
-from king.bots.base import BotSpecError, parse_spec
-from king.bots.search import SearchBot
+from king.bots.protocol import BotSpecError
+from king.bots.registry import parse_spec
+from king.bots.search.bot import SearchBot
 from king.cards import Seat
 from king.events import Declared, Played, apply, events_of
 from king.game import Game

@@ -1,7 +1,7 @@
 """The few array names the engines' rules are written with: numpy's where numpy imports,
 plain Python sequences where it does not (the page's offline game, under Pyodide).
 
-:mod:`king.bots.position`, :mod:`king.bots.rule_play` and their kin import ``array``,
+:mod:`king.bots.position`, :mod:`king.bots.rule.play` and their kin import ``array``,
 ``zeros``, ``int64``, ``float64`` and ``uint8`` from here, never from numpy, so the one
 source runs on CPython with numpy and on plain Python. Their integers stay below 2**63
 (52-bit card masks), where a Python ``int`` and an ``int64`` agree bit for bit, and

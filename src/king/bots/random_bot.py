@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from king.bots.base import Bot, BotSpecError
+from king.bots.protocol import Bot, BotSpecError
 from king.cards import Card
 from king.rules import Declaration
 from king.view import SeatView

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
-from king.bots.base import bot_names
+from king.bots.registry import bot_names
 from king.cli.bots import bot_specs
 from king.cli.common import check_overwrite, fail, preset
 from king.cli.options import (

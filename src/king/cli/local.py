@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from king import __version__
-from king.bots.base import bot_names
+from king.bots.registry import bot_names
 from king.cli.common import fail, language
 from king.cli.options import (
     NewGame,

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from king.bots.base import bot_names
+from king.bots.registry import bot_names
 from king.cli.bots import bot_specs
 from king.cli.common import check_overwrite, fail, language, preset
 from king.cli.options import (

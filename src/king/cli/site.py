@@ -11,7 +11,7 @@ import typer
 
 from king.cli.common import fail
 from king.cli.options import Json
-from king.server.http.static_site import SiteError, check_base_path, write_site
+from king.server.site.static import SiteError, check_base_path, write_site
 
 __all__ = ["site_command"]
 

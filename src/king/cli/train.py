@@ -134,7 +134,7 @@ def _hidden(text: str) -> tuple[int, int]:
 
 def _check_out(options: TrainOptions, force: bool) -> None:
     """Refuse to write the model over a file that is not one, unless ``--force``."""
-    from king.bots.net import ModelFileError, NetModel
+    from king.bots.net.bot import ModelFileError, NetModel
 
     if options.out.exists() and not force:
         try:

@@ -28,7 +28,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from king.env.evaluation import EvaluationDeal, evaluation_deals
-from king.env.mlp_policy import MlpPolicy
 from king.env.observation import (
     ACTION_COUNT,
     LAYOUT,
@@ -41,16 +40,17 @@ from king.env.observation import (
 )
 from king.env.opponents import SelfPlay
 from king.env.outcome import REWARDS
-from king.env.policy import LinearPolicy, LogitsPolicy, Policy, PolicyBot, register_policy
-from king.env.policy_file import PolicyFileError
-from king.env.policy_loading import load_policy
+from king.env.policies.base import LinearPolicy, LogitsPolicy, Policy, PolicyBot, register_policy
+from king.env.policies.files import PolicyFileError
+from king.env.policies.loading import load_policy
+from king.env.policies.mlp import MlpPolicy
 from king.env.table import IllegalActionError
 
 if TYPE_CHECKING:
     from king.env import king_v0
     from king.env.aec import env, raw_env
     from king.env.batch import BatchedKingEnv
-    from king.env.onnx_policy import OnnxPolicy, export_onnx, export_policy
+    from king.env.policies.onnx import OnnxPolicy, export_onnx, export_policy
     from king.env.single import KingVsBotsEnv
     from king.env.vector import make_vector_env
 
@@ -94,9 +94,9 @@ _LAZY = {
     "KingVsBotsEnv": ("king.env.single", "KingVsBotsEnv"),
     "make_vector_env": ("king.env.vector", "make_vector_env"),
     "BatchedKingEnv": ("king.env.batch", "BatchedKingEnv"),
-    "OnnxPolicy": ("king.env.onnx_policy", "OnnxPolicy"),
-    "export_onnx": ("king.env.onnx_policy", "export_onnx"),
-    "export_policy": ("king.env.onnx_policy", "export_policy"),
+    "OnnxPolicy": ("king.env.policies.onnx", "OnnxPolicy"),
+    "export_onnx": ("king.env.policies.onnx", "export_onnx"),
+    "export_policy": ("king.env.policies.onnx", "export_policy"),
 }
 
 

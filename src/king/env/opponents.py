@@ -22,9 +22,10 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from king.bots.base import Bot, make_bot
+from king.bots.protocol import Bot
+from king.bots.registry import make_bot
 from king.cards import Seat
-from king.env.policy import Policy, PolicyBot
+from king.env.policies.base import Policy, PolicyBot
 
 __all__ = ["Opponent", "Opponents", "SelfPlay"]
 

@@ -28,7 +28,7 @@ import numpy as np
 from gymnasium import spaces
 from numpy.typing import NDArray
 
-from king.bots.base import BotError
+from king.bots.protocol import BotError
 from king.cards import Card, Seat
 from king.env.evaluation import deal_option
 from king.env.information import ObservationKind, observation_kind

@@ -3,10 +3,10 @@ Web Worker under Pyodide, with no server.  It speaks the server's table protocol
 (docs/web-protocol.md) through the same core as the server's table (:mod:`king.table`:
 its session, moves, refusals and messages), so the page plays it as a server's table.
 
-The worker hands it the person's messages (:meth:`LocalTable.receive`), asks when the
-next bot moves (:meth:`LocalTable.bot_delay`) and has it move then
-(:meth:`LocalTable.advance`); each returns the messages for the page, as JSON text.
-After every change the worker keeps :meth:`LocalTable.saved` in the browser.
+The worker hands it the person's messages (:meth:`OfflineTable.receive`), asks when the
+next bot moves (:meth:`OfflineTable.bot_delay`) and has it move then
+(:meth:`OfflineTable.advance`); each returns the messages for the page, as JSON text.
+After every change the worker keeps :meth:`OfflineTable.saved` in the browser.
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ from king.table.rules import RefusedError, bot_pause_before
 from king.table.session import Client, Session
 
 if TYPE_CHECKING:
-    from king.bots.search import SearchBot
+    from king.bots.search.bot import SearchBot
 
 __all__ = [
     "OFFLINE_BOTS",
-    "LocalTable",
+    "OfflineTable",
     "TABLE_ID",
     "analysis_of",
     "board_of_saved",
@@ -53,7 +53,7 @@ HINT_SECONDS = 0.2
 Message = dict[str, Any]
 
 
-class LocalTable:
+class OfflineTable:
     """One person's game against bots; deterministic given the seed, as the server's is."""
 
     def __init__(
@@ -114,7 +114,7 @@ class LocalTable:
         bot_pause: float = 0.7,
         created: float = 0.0,
         hints: bool = False,
-    ) -> LocalTable:
+    ) -> OfflineTable:
         """A new game for a person in seat 0 against ``bots`` (seats 1-3); with ``hints``
         the person may ask the engine what each choice is worth."""
         try:
@@ -127,7 +127,7 @@ class LocalTable:
         )  # fmt: skip
 
     @classmethod
-    def restore(cls, text: str) -> LocalTable:
+    def restore(cls, text: str) -> OfflineTable:
         """The game kept by :meth:`saved`, or :class:`~king.offline.saved.SavedGameError`
         with a sentence saying why it cannot be resumed."""
         saved: SavedGame = read_saved(text)
@@ -331,11 +331,11 @@ class _Page:
         return taken
 
 
-def resume(text: str) -> tuple[LocalTable | None, str | None, str | None]:
+def resume(text: str) -> tuple[OfflineTable | None, str | None, str | None]:
     """The saved game as a table, or why it cannot be resumed: ``(table, None, None)``
     or ``(None, code, sentence)`` (the page says the code in the person's language)."""
     try:
-        return LocalTable.restore(text), None, None
+        return OfflineTable.restore(text), None, None
     except SavedGameError as error:
         return None, error.code, str(error)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.net_declare import D_RULE, DeclareNet, declaration_input, legal_declarations
+from king.bots.net.declare import D_RULE, DeclareNet, declaration_input, legal_declarations
 from king.game import Game
 from king.phase import Phase
 from king.rules import ALL_DECLARATIONS
@@ -82,8 +82,8 @@ def generate_declarations(
     """``count`` declarations from whole games (the rule bot playing the cards), each
     labelled by the search bot's evaluation of every allowed declaration; the one made
     is the search bot's, a random one with probability ``explore``."""
-    from king.bots.rule import RuleBot
-    from king.bots.search import SearchBot
+    from king.bots.rule.bot import RuleBot
+    from king.bots.search.bot import SearchBot
 
     rng = random.Random(seed)
     evaluator = SearchBot(rng.getrandbits(32))

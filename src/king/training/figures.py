@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.net import NetModel
+from king.bots.net.bot import NetModel
 from king.training.positions import Positions
 
 __all__ = ["Figures", "legal_rows", "measure"]

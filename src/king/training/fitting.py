@@ -18,8 +18,8 @@ from collections.abc import Callable
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.net import NetModel
-from king.bots.net_play import I_RULE
+from king.bots.net.bot import NetModel
+from king.bots.net.play import I_RULE
 from king.training.figures import Figures, legal_rows, measure
 from king.training.positions import Positions
 

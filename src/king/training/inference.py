@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.net import NetModel
+from king.bots.net.bot import NetModel
 from king.game import Game
 from king.phase import Phase
 from king.rules import cycled_declaration
@@ -67,10 +67,10 @@ def inference_loss(
     measured), and at the start of each trick from the third on measure, from the
     leader's view, each model's log-loss of where the hidden cards are."""
     from king.bots import engine
-    from king.bots.base import make_bot
     from king.bots.engine.rule import deal_worlds
-    from king.bots.sampler import constraints
-    from king.bots.search import played_so_far
+    from king.bots.registry import make_bot
+    from king.bots.search.bot import played_so_far
+    from king.bots.search.sampler import constraints
 
     rng = random.Random(seed)
     bots = [make_bot(player, seed=rng.getrandbits(32)) for _ in range(4)]

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Protocol
 
-from king.bots.net import NetModel
-from king.bots.net_declare import DeclareNet
+from king.bots.net.bot import NetModel
+from king.bots.net.declare import DeclareNet
 from king.cluster import check_address, ray_map
 from king.errors import KingError
 from king.training.about import declarations_about, inference_about, policy_about

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.net_play import I_RULE
+from king.bots.net.play import I_RULE
 
 __all__ = ["Positions"]
 
@@ -83,7 +83,7 @@ class Positions:
     def decisions(self, margin: float) -> NDArray[np.int64]:
         """The search bot's card in each position: the best card when it beats the rule
         card by ``margin`` standard errors of the paired difference, else the rule card
-        (as :class:`~king.bots.search.SearchBot` decides)."""
+        (as :class:`~king.bots.search.bot.SearchBot` decides)."""
         rows = np.arange(len(self))
         rule = self.rule_cards
         values = np.where(np.isnan(self.values), -np.inf, self.values)

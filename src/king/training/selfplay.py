@@ -3,7 +3,7 @@
 Single deals are played under the ten declarations in turn (and, in a share of them,
 the optional rules); at every decision with a real choice the search bot evaluates
 each legal card from that seat's view (sampled worlds weighted by the others' plays,
-rule-policy rollouts: :meth:`~king.bots.search.SearchBot.evaluate`), and the position is
+rule-policy rollouts: :meth:`~king.bots.search.bot.SearchBot.evaluate`), and the position is
 kept with each card's value and the standard error of its difference from the rule
 card's.  The card played is the one the search bot plays (the best card where it beats
 the rule card by two standard errors, else the rule card), now and then a random one,
@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.net import view_input
-from king.bots.net_play import I_RULE
+from king.bots.net.bot import view_input
+from king.bots.net.play import I_RULE
 from king.cards import Card, Mask
 from king.game import Game
 from king.phase import Phase
@@ -31,7 +31,7 @@ from king.training.positions import Positions
 from king.view import SeatView
 
 if TYPE_CHECKING:
-    from king.bots.search import SearchBot
+    from king.bots.search.bot import SearchBot
 
 __all__ = ["CHUNK", "RULES_MIX", "ChunkMap", "generate", "rules_for"]
 
@@ -119,7 +119,7 @@ def _generate_chunk(
     explore: float,
     progress: Callable[[int], None] | None,
 ) -> Positions:
-    from king.bots.search import SearchBot
+    from king.bots.search.bot import SearchBot
 
     rng = random.Random(seed)
     evaluator = SearchBot(rng.getrandbits(32), budget=budget)

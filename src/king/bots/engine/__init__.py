@@ -8,8 +8,8 @@ policy (:mod:`.net`), the lookahead (:mod:`.lookahead`), the exact solver
 thread has its own instance (:mod:`.instance`); an entry point over many worlds is split
 across ``threads`` threads, each on its own instance, and its answers do not depend on
 how it was split.  The Python modules it was ported from (:mod:`king.bots.position`,
-:mod:`king.bots.rule_play`, :mod:`king.bots.worlds`, :mod:`king.bots.lookahead`,
-:mod:`king.bots.net_play`, :mod:`king.bots.solver`) stay as the readable reference the
+:mod:`king.bots.rule.play`, :mod:`king.bots.search.worlds`, :mod:`king.bots.search.lookahead`,
+:mod:`king.bots.net.play`, :mod:`king.bots.search.solver`) stay as the readable reference the
 tests hold it to.
 """
 

@@ -1,5 +1,5 @@
 """The rule policy with lookahead in the last tricks, in the engine (a port of
-:mod:`king.bots.lookahead`)."""
+:mod:`king.bots.search.lookahead`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def lookahead_card(
 ) -> int:  # fmt: skip
     """The rule card, or with at most ``tricks`` cards in hand the best of the seat's
     distinct legal cards over ``worlds`` deals of what it has not seen
-    (:func:`king.bots.lookahead.lookahead_card`), drawing from and advancing
+    (:func:`king.bots.search.lookahead.lookahead_card`), drawing from and advancing
     ``seed[0]``."""
     engine = instance()
     at = engine.put(np.asarray(state, dtype=np.int64))

@@ -1,4 +1,4 @@
-"""The learned policy in the engine (a port of :mod:`king.bots.net_play`): its card,
+"""The learned policy in the engine (a port of :mod:`king.bots.net.play`): its card,
 rollouts, likelihoods and declaration values, the weights given with each call."""
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ def net_card(
     b2: Any, w3: Any, b3: Any,
 ) -> int:  # fmt: skip
     """The learned policy's card for the seat to move
-    (:func:`king.bots.net_play.net_card`), the weights taken as float32."""
+    (:func:`king.bots.net.play.net_card`), the weights taken as float32."""
     engine = instance()
     at = engine.put(np.asarray(state, dtype=np.int64))
     at_net = put_net(engine, (w0, w1, b1, w2, b2, w3, b3))
@@ -45,7 +45,7 @@ def net_rollouts(
     b2: Any, w3: Any, b3: Any, values: NDArray[np.int64], threads: int = 1,
 ) -> None:  # fmt: skip
     """``values[w, i]``: ``me``'s points in world ``w`` after candidate ``i``, the learned
-    policy playing every seat after it (:func:`king.bots.net_play.net_card` at every seat)."""
+    policy playing every seat after it (:func:`king.bots.net.play.net_card` at every seat)."""
     count = len(candidates)
     weights = (w0, w1, b1, w2, b2, w3, b3)
 
@@ -75,7 +75,7 @@ def net_likelihoods(
 ) -> None:  # fmt: skip
     """``out[w]``: the log-probability of the others' ``plays`` in dealt world ``w`` under
     the learned policy mixed with ``noise`` of a uniform legal card
-    (:func:`king.bots.net_play.net_probabilities` as the model)."""
+    (:func:`king.bots.net.play.net_probabilities` as the model)."""
     weights = (w0, w1, b1, w2, b2, w3, b3)
 
     def run(start: int, stop: int) -> None:
@@ -102,7 +102,7 @@ def net_declaration_values(
     threads: int = 1,
 ) -> None:  # fmt: skip
     """``out[w]``: the declarer's points in dealt world ``w`` when every seat plays the
-    learned policy (:func:`king.bots.net_play.net_card` at every seat)."""
+    learned policy (:func:`king.bots.net.play.net_card` at every seat)."""
     weights = (w0, w1, b1, w2, b2, w3, b3)
 
     def run(start: int, stop: int) -> None:

@@ -1,6 +1,6 @@
 """The rule policy in the engine: its card, whole playouts, rollouts with the exact
 best reply, the likelihoods of the others' plays, and the deal of worlds (ports of
-:mod:`king.bots.rule_play` and :mod:`king.bots.worlds`)."""
+:mod:`king.bots.rule.play` and :mod:`king.bots.search.worlds`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from king.bots.engine.instance import CHUNK, instance, play_out, split
-from king.bots.sampler import Constraints, sample_world
+from king.bots.search.sampler import Constraints, sample_world
 
 __all__ = [
     "deal_worlds",
@@ -24,7 +24,7 @@ __all__ = [
 
 
 def rule_card(state: Any, contract: int, trump: int, flags: int) -> int:
-    """The rule bot's card for the seat to move (:func:`king.bots.rule_play.rule_card`)."""
+    """The rule bot's card for the seat to move (:func:`king.bots.rule.play.rule_card`)."""
     engine = instance()
     at = engine.put(np.asarray(state, dtype=np.int64))
     return engine.call("king_rule_card", at, contract, trump, flags)
@@ -37,7 +37,7 @@ def rule_rollouts(
 ) -> None:  # fmt: skip
     """``values[w, i]``: ``me``'s points in world ``w`` after candidate ``i``, every seat
     then playing the rule policy until ``tail`` tricks are left, and ``me`` its best
-    reply to them from there (as ``king.bots.rule_play`` plays it)."""
+    reply to them from there (as ``king.bots.rule.play`` plays it)."""
     play_out(
         "king_rule_rollouts", worlds, base, candidates, values, threads, me, contract, trump,
         flags, tail,
@@ -72,7 +72,7 @@ def rule_declaration_values(
     out: NDArray[np.int64], threads: int = 1,
 ) -> None:  # fmt: skip
     """``out[w]``: the declarer's points in dealt world ``w`` when every seat plays the
-    rule policy (:func:`king.bots.rule_play.rule_playout` from the deal)."""
+    rule policy (:func:`king.bots.rule.play.rule_playout` from the deal)."""
 
     def run(start: int, stop: int) -> None:
         engine = instance()
@@ -92,7 +92,7 @@ def sample_worlds(
     unseen: int, counts: NDArray[np.int64], forbidden: NDArray[np.int64], me: int,
     my_hand: int, seed: NDArray[np.int64], out: NDArray[np.int64],
 ) -> int:  # fmt: skip
-    """Deal ``out``'s worlds (:func:`king.bots.worlds.sample_worlds`), drawing from and
+    """Deal ``out``'s worlds (:func:`king.bots.search.worlds.sample_worlds`), drawing from and
     advancing ``seed[0]``; how many it gave up on (left at zero)."""
     engine = instance()
     failures = 0
@@ -119,7 +119,7 @@ def sample_worlds(
 def deal_worlds(known: Constraints, rng: random.Random, count: int) -> NDArray[np.int64]:
     """``count`` worlds dealt by the engine, one row of four hands each; the rare one it
     cannot deal is dealt by the exhaustive search of
-    :func:`king.bots.sampler.sample_world` (for the training's measurements: the search
+    :func:`king.bots.search.sampler.sample_world` (for the training's measurements: the search
     bot deals inside the engine, :mod:`king.bots.engine.steps`)."""
     worlds = np.zeros((count, 4), dtype=np.int64)
     seed = np.array([rng.getrandbits(62) | 1], dtype=np.int64)

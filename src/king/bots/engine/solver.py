@@ -1,4 +1,4 @@
-"""The exact solver in the engine (a port of :mod:`king.bots.solver`)."""
+"""The exact solver in the engine (a port of :mod:`king.bots.search.solver`)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def solve_sized(
     state: Any, me: int, contract: int, trump: int, flags: int, first_rows: int,
     most_rows: int,
 ) -> tuple[int, int]:  # fmt: skip
-    """:func:`king.bots.solver.solve_sized`: the exact value of ``state`` for ``me`` and
+    """:func:`king.bots.search.solver.solve_sized`: the exact value of ``state`` for ``me`` and
     the nodes searched, the table starting at ``first_rows`` rows and growing to at most
     ``most_rows`` (powers of two, from 4 to the engine's 2**19)."""
     engine = instance()
@@ -42,7 +42,7 @@ def solve_sized(
 
 
 def solve(state: Any, me: int, contract: int, trump: int, flags: int) -> tuple[int, int]:
-    """:func:`king.bots.solver.solve`: the exact value of ``state`` for ``me`` (its final
+    """:func:`king.bots.search.solver.solve`: the exact value of ``state`` for ``me`` (its final
     points, the three others playing as one side against it) and the nodes searched."""
     engine = instance()
     at_state = _put_position(engine, state, "king_solve")
@@ -55,7 +55,7 @@ def solve(state: Any, me: int, contract: int, trump: int, flags: int) -> tuple[i
 def solve_moves(
     state: Any, me: int, contract: int, trump: int, flags: int, out: NDArray[np.int64]
 ) -> int:
-    """:func:`king.bots.solver.solve_moves`: ``out[card]`` gets the exact value for ``me``
+    """:func:`king.bots.search.solver.solve_moves`: ``out[card]`` gets the exact value for ``me``
     after each legal card of the seat to move (``out``'s other words are left as they
     were); the nodes searched."""
     engine = instance()
@@ -70,7 +70,7 @@ def solve_moves(
 
 
 def enumerate_value(state: Any, me: int, contract: int, trump: int, flags: int) -> int:
-    """:func:`king.bots.solver.enumerate_value`: the solver's value by plain enumeration
+    """:func:`king.bots.search.solver.enumerate_value`: the solver's value by plain enumeration
     of every card at every node (the reference it is checked against; small endings
     only)."""
     engine = instance()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from king.bots.analysis import AnalysisOptions, Hint, engine, hint
-from king.bots.search import SearchBot
+from king.bots.search.bot import SearchBot
 from king.cards import Seat
 from king.game import Game
 from king.server.engine.players import BotRunner

@@ -14,9 +14,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.types import Scope
 
-from king.server.http import offline
-from king.server.http.languages import choose_language, language_names
 from king.server.http.services import ServicesDep
+from king.server.site import offline
+from king.server.site.languages import choose_language, language_names
 
 __all__ = ["WEB_DIR", "add_pages", "router"]
 
@@ -92,7 +92,7 @@ async def offline_page(request: Request, parts: ServicesDep) -> HTMLResponse:
 
 
 # The service worker (at the root, so that it may keep every page) and the files of the
-# game that plays with no server (:mod:`king.server.http.offline`).
+# game that plays with no server (:mod:`king.server.site.offline`).
 _FRESH = {"Cache-Control": "no-cache"}
 
 

@@ -15,7 +15,6 @@ from king.bots.levels import OFFLINE_BOTS, level_of
 from king.server.engine.players import table_bots
 from king.server.engine.preparing import PREPARING
 from king.server.http.lan import qr_svg
-from king.server.http.languages import choose_language, language_names, page_messages
 from king.server.http.services import ServicesDep
 from king.server.people.service import RATED_BOTS
 from king.server.protocol import (
@@ -27,6 +26,7 @@ from king.server.protocol import (
     Ready,
     SiteInfo,
 )
+from king.server.site.languages import choose_language, language_names, page_messages
 
 __all__ = ["bot_model", "router"]
 

@@ -296,10 +296,10 @@ class Table:
         share tables and this one's lease has passed."""
         return self.log.writable
 
-    def _record(self, kind: str, data: dict[str, Any], status: Status | None = None) -> None:
+    def _append(self, kind: str, data: dict[str, Any], status: Status | None = None) -> None:
         """Append an event to the log, then apply it; a failed write changes nothing
-        (:meth:`TableLog.record`)."""
-        self.log.record(kind, data, status)
+        (:meth:`TableLog.append`)."""
+        self.log.append(kind, data, status)
         self.last_active = time.monotonic()
 
     def _lost(self) -> None:
@@ -317,7 +317,7 @@ class Table:
         """Start the turn in progress afresh (a server has just brought the table back:
         the time it was away counts against nobody)."""
         if self.clock is not None and self.status == "playing" and self.writable:
-            self._record("resume", {})
+            self._append("resume", {})
 
     def clock_info(self) -> ClockInfo | None:
         """The clock as a message shows it now."""
@@ -431,7 +431,7 @@ class Table:
         token = new_token()
         # A rated table keeps where the person sat from (as hashes) to seat them once.
         where = origin if self.rated else None
-        self._record("join", self.seats.join_event(seat, name, token, account, where))
+        self._append("join", self.seats.join_event(seat, name, token, account, where))
         target.away_since = time.monotonic()
         target.arrived = False
         if self.seats.all_claimed:
@@ -448,7 +448,7 @@ class Table:
         if not self.is_open:
             raise RefusedError("game_over", "the game is over: there is no seat to take back")
         token = new_token()
-        self._record("token", self.seats.token_event(seat.number, token))
+        self._append("token", self.seats.token_event(seat.number, token))
         replaced = ErrorMessage(
             code="replaced",
             message="this seat is now played on another device (taken back by its account)",
@@ -464,7 +464,7 @@ class Table:
         return self.seats.authenticate(token)
 
     def _start(self) -> None:
-        self._record("start", {}, status="playing")
+        self._append("start", {}, status="playing")
         self._deal_next()
         self.announce_table()
         self._broadcast_state(messages.event("start"))
@@ -632,7 +632,7 @@ class Table:
 
     def _log_move(self, seat: Seat, action: Action) -> None:
         move = event_of(seat, action)
-        self._record(move.kind, to_json(move))
+        self._append(move.kind, to_json(move))
         if self.game.is_over:
             if self.on_over is not None:
                 self.on_over(self)
@@ -656,13 +656,13 @@ class Table:
 
     def note_again(self, table_id: str) -> None:
         """Log that this finished game goes on at ``table_id`` and tell everyone here."""
-        self._record("again", {"table": table_id})
+        self._append("again", {"table": table_id})
         self.announce_table()
 
     def close_idle(self) -> None:
         """Close the unfinished game for good (it has been idle too long): logged as a
         ``close`` event, so that its record stays and a restart leaves it closed."""
-        self._record("close", {"reason": "idle"}, status="closed")
+        self._append("close", {"reason": "idle"}, status="closed")
         self.autoplay.close_bots()
         if self._hints is not None:
             self._hints.close()

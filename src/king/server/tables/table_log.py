@@ -42,7 +42,7 @@ class TableLog:
         self.lease: Lease | None = None
         self._fold = fold
         self._on_fenced = on_fenced
-        #: Set when a write failed in a way that may have kept it (see :meth:`record`).
+        #: Set when a write failed in a way that may have kept it (see :meth:`append`).
         self._unsure = False
 
     @property
@@ -56,7 +56,7 @@ class TableLog:
         """Whether a write's fate is unknown until the log is read back."""
         return self._unsure
 
-    def append(self, kind: str, data: dict[str, Any], status: str | None = None) -> None:
+    def _write(self, kind: str, data: dict[str, Any], status: str | None = None) -> None:
         """Write the next event, as the table's owner if processes share tables (the
         table has not applied it yet, or applies it itself: :meth:`write_applied`)."""
         lease = self.lease
@@ -77,7 +77,7 @@ class TableLog:
             self._on_fenced()
             raise
 
-    def record(self, kind: str, data: dict[str, Any], status: str | None = None) -> None:
+    def append(self, kind: str, data: dict[str, Any], status: str | None = None) -> None:
         """Append an event to the log, then fold it into the table; a failed write
         changes nothing.
 
@@ -88,7 +88,7 @@ class TableLog:
         self.catch_up()
         number = self.seq
         try:
-            self.append(kind, data, status)
+            self._write(kind, data, status)
         except StoreFencedError:
             raise
         except StoreError:
@@ -132,14 +132,14 @@ class TableLog:
     def write_applied(self, kind: str, data: dict[str, Any]) -> None:
         """Write an event the table has applied already (a deal: the game deals it
         before the log hears of it)."""
-        self.append(kind, data)
+        self._write(kind, data)
         self.seq += 1
 
     def write_unless_kept(self, kind: str, data: dict[str, Any]) -> None:
         """Write an event the table has applied already whose write failed, unless the
         log kept it after all."""
         if not self.store.events(self.table_id)[self.seq :]:
-            self.append(kind, data)
+            self._write(kind, data)
         self.seq += 1
 
     def note_status(self, status: str) -> None:

@@ -3,7 +3,7 @@
 
 import { api, ApiError, forgetToken, loadName, loadSite, loadSpeed, loadToken, saveName, saveSpeed, saveToken } from "./api.js";
 import { Connection } from "./connection.js";
-import { LocalConnection } from "./offline/connection.js";
+import { OfflineConnection } from "./offline/connection.js";
 import { watchPreparing } from "./preparing.js";
 import { learning, Lessons } from "./learn.js";
 import { installLevels } from "./levels.js";
@@ -664,7 +664,7 @@ async function connectOffline() {
     banner(t("offline.unavailable"));
     return;
   }
-  connection = new LocalConnection(() => ({ type: "hello", token: ctx.token }), { onMessage, onStatus: () => {}, onOffline }, offlineOptions(manifest));
+  connection = new OfflineConnection(() => ({ type: "hello", token: ctx.token }), { onMessage, onStatus: () => {}, onOffline }, offlineOptions(manifest));
   connection.open();
   document.addEventListener("click", (event) => {
     const link = event.target.closest?.('a[href="#offline-record"]');

@@ -8,7 +8,7 @@ import { assetUrl } from "../site.js";
 /** The table protocol's version, as the server or the static site wrote it on the page. */
 const PROTOCOL = Number(document.documentElement.dataset.protocol);
 
-export class LocalConnection {
+export class OfflineConnection {
   /**
    * @param {() => object} greeting the first message once the table is ready
    * @param {{onMessage: Function, onStatus: Function, onOffline: Function}} handlers

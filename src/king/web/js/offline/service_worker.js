@@ -1,5 +1,5 @@
 // King's service worker, served at /sw.js (or at a static site's root) with this build's
-// manifest written in (king.server.http.offline): it keeps the pages' small files on the
+// manifest written in (king.server.site.offline): it keeps the pages' small files on the
 // first visit, and the large ones (Pyodide and the game's Python) when the person asks
 // to keep the game for offline play (or installs the app; a static site's pages ask at
 // once), each in a cache named by the build.  At a server, every page and file comes

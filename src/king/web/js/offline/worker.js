@@ -78,7 +78,7 @@ async function boot(manifest, bundle = manifest.bundle) {
 
 function newTable(options) {
   const seed = Math.floor(Math.random() * 2 ** 48);
-  const made = tables.LocalTable.new.callKwargs(options.rules ?? "classic", seed, {
+  const made = tables.OfflineTable.new.callKwargs(options.rules ?? "classic", seed, {
     name: options.name ?? "You",
     bots: python.toPy(options.bots ?? ["rule", "rule", "rule"]),
     bot_pause: options.botPause ?? 0.7,

@@ -23,8 +23,8 @@ from pathlib import Path
 
 from king.bots.levels import LEVELS
 from king.errors import KingError
-from king.server.http import offline
-from king.server.http.languages import language_names, page_messages
+from king.server.site import offline
+from king.server.site.languages import language_names, page_messages
 
 __all__ = ["SiteError", "WrittenSite", "check_base_path", "site_files", "write_site"]
 

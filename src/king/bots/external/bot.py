@@ -2,9 +2,9 @@
 (docs/bot-protocol.md), one JSON object per line on its standard input and output.
 
 The host is the referee: an answer that is illegal, not JSON, late, or missing because
-the program died raises :class:`~king.bots.base.BotError` naming the bot and what it
+the program died raises :class:`~king.bots.protocol.BotError` naming the bot and what it
 did, and the program is stopped.  The program runs in
-:mod:`king.bots.external_engine`, which keeps a ``king-bot/2`` program for the next game.
+:mod:`king.bots.external.engines`, which keeps a ``king-bot/2`` program for the next game.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import shlex
 from typing import NoReturn
 
-from king.bots.base import Bot, BotError, BotSpecError
-from king.bots.external_engine import ENGINES, PROTOCOL, PROTOCOL_MANY, Engine, short
+from king.bots.external.engines import ENGINES, PROTOCOL, PROTOCOL_MANY, Engine, short
+from king.bots.protocol import Bot, BotError, BotSpecError
 from king.cards import Card, CardParseError, Seat
 from king.deal import explain_illegal
 from king.jsontext import is_int

@@ -2,11 +2,11 @@
 exact best reply in the last tricks.
 
 To play a card the bot deals the unseen cards to the other seats many times, each time
-consistently with everything its view reveals (:mod:`king.bots.sampler`); it weights
+consistently with everything its view reveals (:mod:`king.bots.search.sampler`); it weights
 those worlds by how likely the other players' earlier cards were in each of them, with
 the rule policy as the model of their play, and resamples them by weight.  Then, in
 every world and for every card it may play (equivalent cards counted once), it plays
-the card and lets every seat play the rule policy (:mod:`king.bots.rule_play`, in the
+the card and lets every seat play the rule policy (:mod:`king.bots.rule.play`, in the
 engine, :mod:`king.bots.engine`) until ``tail`` tricks are left, where it searches its own
 best line exactly against the others' rule cards.  It keeps the rule bot's own card
 unless another card scores better over the same worlds by ``margin`` standard errors: a
@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from king.bots import engine
-from king.bots.base import Bot, BotDemand, BotSpecError
 from king.bots.engine.steps import (
     Chunk,
     Summary,
@@ -43,14 +42,15 @@ from king.bots.engine.steps import (
     summary,
 )
 from king.bots.position import distinct, from_view
-from king.bots.rule import choose_card
-from king.bots.sampler import Constraints, constraints
+from king.bots.protocol import Bot, BotDemand, BotSpecError
+from king.bots.rule.bot import choose_card
+from king.bots.search.sampler import Constraints, constraints
 from king.cards import DECK, Card
 from king.rules import PENALTY_MASKS, Contract, Declaration
 from king.view import SeatView
 
 if TYPE_CHECKING:
-    from king.bots.net import NetModel
+    from king.bots.net.bot import NetModel
 
 __all__ = ["ChoiceValues", "SearchBot", "played_so_far"]
 
@@ -173,7 +173,7 @@ class SearchBot(Bot):
         self.top_stand_in = bool(top_stand_in)
         #: The tricks left from which the seat (``everyone``: every seat) plays its
         #: rollouts' cards by one step of lookahead over ``inner`` deals of what it has
-        #: not seen (:mod:`king.bots.lookahead`); 0: the rule card throughout.
+        #: not seen (:mod:`king.bots.search.lookahead`); 0: the rule card throughout.
         self.lookahead = lookahead
         self.inner = inner
         self.everyone = bool(everyone)
@@ -231,7 +231,7 @@ class SearchBot(Bot):
         """The card the rollout policy itself plays here: kept unless another card is
         clearly better."""
         if self.rollout == "net" and self.net is not None:
-            from king.bots.net import net_card_of
+            from king.bots.net.bot import net_card_of
 
             return net_card_of(view, self.net)
         return choose_card(view)
@@ -379,7 +379,7 @@ def _known(known: Constraints) -> dict[str, int | tuple[int, ...]]:
 
 def _default_net() -> NetModel:
     """The shipped learned policy (numpy: CPython only)."""
-    from king.bots.net import default_model
+    from king.bots.net.bot import default_model
 
     return default_model()
 

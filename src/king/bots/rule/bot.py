@@ -3,19 +3,19 @@
 The bot sees only its :class:`~king.view.SeatView`. To play, it reads the view into a
 position (:func:`king.bots.position.from_view`: its hand, the cards still out, the suits
 each seat has shown void) and asks the engine for the rule card (``engine/rule_play.c``,
-the port of :mod:`king.bots.rule_play`, the readable reference the tests hold it to;
+the port of :mod:`king.bots.rule.play`, the readable reference the tests hold it to;
 the search bot runs the same code in its playouts), here through wasmtime and in the
 browser's offline game through the page's WebAssembly; a decision costs a fraction of
-a millisecond. Declaring lives in :mod:`king.bots.rule_declare`.
+a millisecond. Declaring lives in :mod:`king.bots.rule.declare`.
 """
 
 from __future__ import annotations
 
 from king.bots import engine
-from king.bots.base import Bot, BotSpecError
 from king.bots.engine.steps import rule_card
 from king.bots.position import S_PLAYED, S_VOIDS, from_view
-from king.bots.rule_declare import choose_declaration
+from king.bots.protocol import Bot, BotSpecError
+from king.bots.rule.declare import choose_declaration
 from king.cards import DECK, Card
 from king.deal import winning_card
 from king.rules import Declaration

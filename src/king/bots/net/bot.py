@@ -1,13 +1,13 @@
 """``net``: the learned policy, as a model file and as a bot.
 
-The model (:class:`NetModel`) is the small network of :mod:`king.bots.net_play`, trained
+The model (:class:`NetModel`) is the small network of :mod:`king.bots.net.play`, trained
 by ``king train`` (:mod:`king.training`) to choose the card the search bot's
 evaluation finds best.  It ships in the package (``models/net.npz``: the weights, and a
 JSON description of how it was trained and what it measured), and plays with numpy
 alone: the bot reads its view into a position, encodes it with the same encoding the
 engine's rollouts use, and takes the most likely legal card, a fraction of a
 millisecond per card.  It declares with the model's declaration network
-(:mod:`king.bots.net_declare`), or as the rule bot does when the model has none.
+(:mod:`king.bots.net.declare`), or as the rule bot does when the model has none.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.base import Bot, BotSpecError
-from king.bots.net_declare import DeclareNet
-from king.bots.net_play import INPUTS, encode
+from king.bots.net.declare import DeclareNet
+from king.bots.net.play import INPUTS, encode
 from king.bots.position import from_view
-from king.bots.rule_declare import choose_declaration
-from king.bots.rule_play import rule_card
+from king.bots.protocol import Bot, BotSpecError
+from king.bots.rule.declare import choose_declaration
+from king.bots.rule.play import rule_card
 from king.cards import DECK, Card
 from king.errors import KingError
 from king.rules import Declaration

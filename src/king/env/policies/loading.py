@@ -1,10 +1,10 @@
 """Any saved policy by its file, and the bot spec ``policy:file=PATH`` that plays one.
 
 :func:`load_policy` reads what the file is, not what its name says: a numpy ``.npz``
-(:class:`~king.env.policy.LinearPolicy`, :class:`~king.env.mlp_policy.MlpPolicy`), a
-stable-baselines3 model's ``.zip`` (:mod:`king.env.sb3_model`: its actor, read with
+(:class:`~king.env.policies.base.LinearPolicy`, :class:`~king.env.policies.mlp.MlpPolicy`), a
+stable-baselines3 model's ``.zip`` (:mod:`king.env.policies.sb3`: its actor, read with
 torch's weights-only loader) or, by its suffix, an ``.onnx`` network
-(:class:`~king.env.onnx_policy.OnnxPolicy`).  Nothing is unpickled.  The bot reads a
+(:class:`~king.env.policies.onnx.OnnxPolicy`).  Nothing is unpickled.  The bot reads a
 file, so a table seats it only when its owner names it (``king --bots
 policy:file=model.zip``), never for a visitor.
 """
@@ -16,10 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
-from king.bots.base import BotInfo, BotSpecError
-from king.env.mlp_policy import MlpPolicy
-from king.env.policy import LinearPolicy, LogitsPolicy, PolicyBot
-from king.env.policy_file import PolicyFileError, read_arrays, refuse
+from king.bots.protocol import BotSpecError
+from king.bots.registry import BotInfo
+from king.env.policies.base import LinearPolicy, LogitsPolicy, PolicyBot
+from king.env.policies.files import PolicyFileError, read_arrays, refuse
+from king.env.policies.mlp import MlpPolicy
 
 __all__ = ["EXAMPLE_POLICY", "POLICY_BOT", "build_policy_bot", "load_policy"]
 
@@ -29,10 +30,10 @@ def load_policy(path: str | Path, *, sample: bool = False, seed: int = 0) -> Log
     ``sample=True``; any other file is refused with a :class:`PolicyFileError`."""
     rng = np.random.default_rng(seed) if sample else None
     if Path(path).suffix.lower() == ".onnx":
-        from king.env.onnx_policy import OnnxPolicy
+        from king.env.policies.onnx import OnnxPolicy
 
         return OnnxPolicy(path, rng)
-    from king.env.sb3_model import is_sb3_archive, read_sb3
+    from king.env.policies.sb3 import is_sb3_archive, read_sb3
 
     if is_sb3_archive(path):
         return read_sb3(path, rng)
@@ -46,7 +47,7 @@ def load_policy(path: str | Path, *, sample: bool = False, seed: int = 0) -> Log
 
 #: The policy trained by ``examples/rl_train.py``, used by the bare spec ``policy`` in a
 #: source checkout (examples are not installed with the package).
-EXAMPLE_POLICY = Path(__file__).resolve().parents[3] / "examples" / "rl_policy.npz"
+EXAMPLE_POLICY = Path(__file__).resolve().parents[4] / "examples" / "rl_policy.npz"
 
 
 def build_policy_bot(seed: int, options: dict[str, str]) -> PolicyBot:

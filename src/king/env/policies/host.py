@@ -2,7 +2,7 @@
 any ``king arena`` can measure it as it is::
 
     king arena --deals 200 \
-        --bots "cmd:python -m king.env.policy_bot policy.npz,random,random,random"
+        --bots "cmd:python -m king.env.policies.host policy.npz,random,random,random"
 
 The host sends each request with the seat's view as JSON; :func:`view_from_json` turns
 it back into a :class:`~king.view.SeatView`, so the policy sees exactly the observation
@@ -19,9 +19,9 @@ from typing import IO, Any
 
 from king.cards import Card, CardSet
 from king.deal import Trick
-from king.env.policy import PolicyBot
-from king.env.policy_file import PolicyFileError
-from king.env.policy_loading import load_policy
+from king.env.policies.base import PolicyBot
+from king.env.policies.files import PolicyFileError
+from king.env.policies.loading import load_policy
 from king.errors import KingError
 from king.game import DealResult, Phase
 from king.jsontext import is_int, loads
@@ -138,11 +138,11 @@ def serve(bot: PolicyBot, lines: IO[str], out: IO[str]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m king.env.policy_bot PATH.npz [--sample SEED]``."""
+    """``python -m king.env.policies.host PATH.npz [--sample SEED]``."""
     args = list(sys.argv[1:] if argv is None else argv)
     if not args or args[0] in ("-h", "--help"):
         print(__doc__, file=sys.stderr)
-        print("usage: python -m king.env.policy_bot PATH.npz [--sample SEED]", file=sys.stderr)
+        print("usage: python -m king.env.policies.host PATH.npz [--sample SEED]", file=sys.stderr)
         return 2
     path = args[0]
     sample = len(args) >= 3 and args[1] == "--sample"

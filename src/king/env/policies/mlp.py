@@ -27,8 +27,8 @@ from numpy.typing import NDArray
 
 from king.env.information import INFORMATION_SIZE
 from king.env.observation import ACTION_COUNT, OBS_SIZE, OBSERVATION_VERSION
-from king.env.policy import LogitsPolicy
-from king.env.policy_file import PolicyFileError, numbers, read_arrays, refuse, require, text
+from king.env.policies.base import LogitsPolicy
+from king.env.policies.files import PolicyFileError, numbers, read_arrays, refuse, require, text
 
 __all__ = ["ACTIVATIONS", "MlpPolicy"]
 
@@ -124,7 +124,7 @@ class MlpPolicy(LogitsPolicy):
         arrays: dict[str, NDArray[Any]],
         rng: np.random.Generator | None = None,
     ) -> MlpPolicy:
-        """The policy of a file's arrays (:func:`~king.env.policy_file.read_arrays`)."""
+        """The policy of a file's arrays (:func:`~king.env.policies.files.read_arrays`)."""
         if kind != MlpPolicy.KIND:
             refuse(path, f"it holds a {kind!r} policy, not an mlp-softmax one")
         require(path, arrays, ("activation", "layer_count"))

@@ -75,7 +75,6 @@ OFFLINE_MODULES = (
     "bots/__init__.py",
     "bots/analysis.py",
     "bots/arrays.py",
-    "bots/base.py",
     "bots/engine/__init__.py",
     "bots/engine/browser.py",
     "bots/engine/engine.wasm",
@@ -85,12 +84,16 @@ OFFLINE_MODULES = (
     "bots/levels.py",
     "bots/plain_arrays.py",
     "bots/position.py",
+    "bots/protocol.py",
     "bots/random_bot.py",
-    "bots/rule.py",
-    "bots/rule_declare.py",
-    "bots/rule_play.py",
-    "bots/sampler.py",
-    "bots/search.py",
+    "bots/registry.py",
+    "bots/rule/__init__.py",
+    "bots/rule/bot.py",
+    "bots/rule/declare.py",
+    "bots/rule/play.py",
+    "bots/search/__init__.py",
+    "bots/search/bot.py",
+    "bots/search/sampler.py",
     "offline/__init__.py",
     "offline/saved.py",
     "offline/table.py",
@@ -169,7 +172,7 @@ class Layout:
     """Where a browser finds the offline game's files: at a King server (the pages at
     the root beside its API, the default), or in the static site ``king site`` writes
     (at ``root``, its scripts and styles in a folder named by the build, Pyodide's in
-    one named by its digest, the catalogs as files: :mod:`king.server.http.static_site`)."""
+    one named by its digest, the catalogs as files: :mod:`king.server.site.static`)."""
 
     root: str = "/"
     static: bool = False

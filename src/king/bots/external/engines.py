@@ -21,7 +21,7 @@ import time
 from collections import deque
 from typing import IO, Any, NoReturn
 
-from king.bots.base import BotError
+from king.bots.protocol import BotError
 from king.jsontext import JSONTextError, loads
 from king.texts import quoted
 

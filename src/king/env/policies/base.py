@@ -2,17 +2,17 @@
 
 A *policy* is any callable ``policy(observation, action_mask) -> action`` over the
 vectors of :mod:`king.env.observation`.  :class:`PolicyBot` turns one into a
-:class:`~king.bots.base.Bot`, so it can play wherever bots play: ``king arena``, the
+:class:`~king.bots.protocol.Bot`, so it can play wherever bots play: ``king arena``, the
 server, the terminal.  Three ways to name one:
 
 * ``register_policy("mine", fn)`` registers it as the bot ``mine`` in this process;
 * the bot spec ``policy:file=PATH`` loads a saved policy: a :class:`LinearPolicy`'s or
-  :class:`~king.env.mlp_policy.MlpPolicy`'s ``.npz``, a stable-baselines3 model's
-  ``.zip`` or an ``.onnx`` network (:mod:`king.env.policy_loading`; registered when
+  :class:`~king.env.policies.mlp.MlpPolicy`'s ``.npz``, a stable-baselines3 model's
+  ``.zip`` or an ``.onnx`` network (:mod:`king.env.policies.loading`; registered when
   :mod:`king.env` is imported, and declared as an entry point, so ``king arena --bots
   policy:file=...`` plays it in process; the bare ``policy`` is the example trained by
   ``examples/rl_train.py``, in a checkout);
-* ``cmd:python -m king.env.policy_bot PATH.npz`` serves a saved policy as an external
+* ``cmd:python -m king.env.policies.host PATH.npz`` serves a saved policy as an external
   bot (``docs/bot-protocol.md``), which any ``king arena`` accepts as it is.
 
 >>> policy = LinearPolicy.zeros()
@@ -33,7 +33,8 @@ from typing import Any, Protocol, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.base import Bot, BotError, BotSpecError, register
+from king.bots.protocol import Bot, BotError, BotSpecError
+from king.bots.registry import register
 from king.cards import DECK, Card
 from king.env.information import INFORMATION_SIZE, encode_information_state
 from king.env.observation import (
@@ -46,7 +47,7 @@ from king.env.observation import (
     describe_action,
     encode_observation,
 )
-from king.env.policy_file import PolicyFileError, numbers, read_arrays, refuse, require
+from king.env.policies.files import PolicyFileError, numbers, read_arrays, refuse, require
 from king.rules import ALL_DECLARATIONS, Declaration
 from king.view import SeatView
 
@@ -76,7 +77,7 @@ class PolicyBot(Bot):
     :data:`~king.env.information.INFORMATION_SIZE`).
 
     An answer outside the mask is not corrected: it raises
-    :class:`~king.bots.base.BotError` naming the bot and the action, so a broken
+    :class:`~king.bots.protocol.BotError` naming the bot and the action, so a broken
     policy is seen (the arena abandons that game and reports it).
     """
 
@@ -231,7 +232,7 @@ class LinearPolicy(LogitsPolicy):
     def load(path: str | Path, rng: np.random.Generator | None = None) -> LinearPolicy:
         """Read a policy written by :meth:`save`; anything else (another kind of file, a
         policy made for another layout) is refused with
-        :data:`~king.env.policy_file.POLICY_FILE`."""
+        :data:`~king.env.policies.files.POLICY_FILE`."""
         kind, arrays = read_arrays(path)
         return LinearPolicy.from_arrays(path, kind, arrays, rng)
 
@@ -242,7 +243,7 @@ class LinearPolicy(LogitsPolicy):
         arrays: dict[str, NDArray[Any]],
         rng: np.random.Generator | None = None,
     ) -> LinearPolicy:
-        """The policy of a file's arrays (:func:`~king.env.policy_file.read_arrays`)."""
+        """The policy of a file's arrays (:func:`~king.env.policies.files.read_arrays`)."""
         if kind != LinearPolicy.KIND:
             refuse(path, f"it holds a {kind!r} policy, not a linear-softmax one")
         require(path, arrays, ("weights", "bias"))

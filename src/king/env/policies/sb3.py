@@ -1,5 +1,5 @@
 """A stable-baselines3 model's ``.zip`` (``model.save(...)`` of ``PPO`` or sb3-contrib's
-``MaskablePPO`` with an ``MlpPolicy``) read as an :class:`~king.env.mlp_policy.MlpPolicy`,
+``MaskablePPO`` with an ``MlpPolicy``) read as an :class:`~king.env.policies.mlp.MlpPolicy`,
 without unpickling anything.
 
 ``stable_baselines3``'s own ``load`` unpickles parts of the archive (the spaces, the
@@ -25,12 +25,12 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from king.env.mlp_policy import ACTIVATIONS, MlpPolicy
-from king.env.policy_file import DAMAGED, MAX_ARRAY_BYTES, PolicyFileError, refuse
+from king.env.policies.files import DAMAGED, MAX_ARRAY_BYTES, PolicyFileError, refuse
+from king.env.policies.mlp import ACTIVATIONS, MlpPolicy
 
 __all__ = ["is_sb3_archive", "mlp_of_state", "read_sb3"]
 
-#: torch's class names of the activations :data:`~king.env.mlp_policy.ACTIVATIONS` knows.
+#: torch's class names of the activations :data:`~king.env.policies.mlp.ACTIVATIONS` knows.
 TORCH_ACTIVATIONS = {
     "Tanh": "tanh",
     "ReLU": "relu",

@@ -18,15 +18,15 @@ import numpy as np
 from numpy.typing import NDArray
 
 from king.env.information import INFORMATION_SIZE
-from king.env.mlp_policy import MlpPolicy
 from king.env.observation import ACTION_COUNT, OBS_SIZE
-from king.env.policy import LinearPolicy, LogitsPolicy
-from king.env.policy_file import PolicyFileError, refuse
-from king.env.sb3_model import TORCH_ACTIVATIONS, mlp_of_state
+from king.env.policies.base import LinearPolicy, LogitsPolicy
+from king.env.policies.files import PolicyFileError, refuse
+from king.env.policies.mlp import MlpPolicy
+from king.env.policies.sb3 import TORCH_ACTIVATIONS, mlp_of_state
 
 __all__ = ["OnnxPolicy", "as_mlp", "export_onnx", "export_policy"]
 
-#: torch's activation module of each name :data:`~king.env.mlp_policy.ACTIVATIONS` knows.
+#: torch's activation module of each name :data:`~king.env.policies.mlp.ACTIVATIONS` knows.
 _MODULES = {name: torch_name for torch_name, name in TORCH_ACTIVATIONS.items()}
 
 

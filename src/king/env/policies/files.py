@@ -1,6 +1,6 @@
 """A policy's ``.npz`` file, read without pickle: what :meth:`LinearPolicy.save
-<king.env.policy.LinearPolicy.save>` and :meth:`MlpPolicy.save
-<king.env.mlp_policy.MlpPolicy.save>` write, checked array by array, and refused in one
+<king.env.policies.base.LinearPolicy.save>` and :meth:`MlpPolicy.save
+<king.env.policies.mlp.MlpPolicy.save>` write, checked array by array, and refused in one
 sentence that ends with :data:`POLICY_FILE`, what such a file must hold.
 
 Every policy file names its ``kind`` and the ``observation_version`` it was trained on,

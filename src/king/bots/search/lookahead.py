@@ -36,8 +36,8 @@ from king.bots.position import (
     play,
     popcount,
 )
-from king.bots.rule_play import FULL, PENALTY, rule_card, rule_playout
-from king.bots.worlds import sample_worlds
+from king.bots.rule.play import FULL, PENALTY, rule_card, rule_playout
+from king.bots.search.worlds import sample_worlds
 
 __all__ = ["lookahead_card"]
 

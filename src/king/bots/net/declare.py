@@ -3,7 +3,7 @@ and that network (numpy; declaring happens once a deal, never inside a rollout).
 
 The input holds the declarer's hand, what the game still allows (each contract's
 remaining uses, the seat's own obligations), the deal number, the totals so far (its
-own first), the optional rules, and the rule bot's choice (:mod:`king.bots.rule_declare`),
+own first), the optional rules, and the rule bot's choice (:mod:`king.bots.rule.declare`),
 so that, as for the cards, the network learns where to depart from it.  The output is
 one logit per declaration of :data:`king.rules.ALL_DECLARATIONS`.
 """
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from king.bots.rule_declare import choose_declaration
+from king.bots.rule.declare import choose_declaration
 from king.rules import (
     ALL_DECLARATIONS,
     GAME_DEALS,

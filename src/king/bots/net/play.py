@@ -39,7 +39,7 @@ from king.bots.position import (
     highest,
     legal_now,
 )
-from king.bots.rule_play import rule_card
+from king.bots.rule.play import rule_card
 from king.rules import (
     FLAG_EARLY_END,
     FLAG_FORCED_PENALTY,
