@@ -128,7 +128,7 @@ def record(server: ServerProcess) -> dict[str, list[Any]]:
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder, ServerProcess(Path(folder) / "king.db") as server:
         session = record(server)
-    Path(sys.argv[1]).write_text(json.dumps(session, indent=1, sort_keys=True) + "\n")
+    Path(sys.argv[1]).write_text(json.dumps(session, sort_keys=True, separators=(",", ":")) + "\n")
     print(f"{sys.argv[1]}: {sum(len(v) for v in session.values())} messages")
 
 
