@@ -17,7 +17,8 @@ from king.offline.saved import SavedGameError
 from king.offline.table import OfflineTable, board_of_record, resume
 from king.record import replay
 from king.rules import Declaration
-from king.server.protocol import HintMessage
+from king.server.protocol import model_of
+from king.table.answers import HintMessage
 from tests.support.games import one_deal, play_record_again
 
 
@@ -150,7 +151,7 @@ def test_a_hint_offline_is_the_engines_from_the_persons_view_and_only_on_their_t
         table.advance()
     (answer,) = table.receive('{"v": 1, "type": "hint"}')
     hint = json.loads(answer)
-    HintMessage.model_validate(hint)
+    model_of(HintMessage).model_validate(hint)
     view = table.game.view(table.seat)
     legal = [str(d) for d in view.legal_declarations] or [str(c) for c in view.legal_cards]
     assert hint["type"] == "hint" and hint["best"] in legal

@@ -14,24 +14,16 @@ from pydantic import BaseModel
 
 from benchmarks.server_process import ServerProcess
 from king.offline.table import OfflineTable
-from king.server.protocol import (
-    ErrorMessage,
-    PaceMessage,
-    PongMessage,
-    StateMessage,
-    TableMessage,
-    WelcomeMessage,
-)
+from king.server.protocol import model_of
 from king.server.store.event_log import Database
+from king.table.answers import SERVER_MESSAGES
 from tests.support.peers import Message, Peer, create
 
+#: The models of the messages a game with one person and bots shows (a person alone at
+#: a table has no one to react to, and this table has no hints).
 MODELS: dict[str, type[BaseModel]] = {
-    "welcome": WelcomeMessage,
-    "state": StateMessage,
-    "table": TableMessage,
-    "error": ErrorMessage,
-    "pong": PongMessage,
-    "pace": PaceMessage,
+    kind: model_of(SERVER_MESSAGES[kind])
+    for kind in ("welcome", "state", "table", "error", "pong", "pace")
 }
 #: What only a server can know of its table (its id, when it was made, the house bots'
 #: pages and ratings); everything else must be the same.

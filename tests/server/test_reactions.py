@@ -14,8 +14,9 @@ import pytest
 
 from benchmarks.server_process import ServerProcess
 from king.offline.table import OfflineTable
-from king.server.protocol import ReactionMessage
+from king.server.protocol import model_of
 from king.server.store.event_log import Database
+from king.table.answers import ReactionMessage
 from king.table.messages import REACTIONS
 from tests.support.peers import Message, Peer, create, join, player
 
@@ -45,7 +46,7 @@ def test_a_reaction_reaches_everyone_at_the_table_and_only_the_set_is_sent(
     ada.send({"type": "react", "phrase": "good-luck"})
     for peer in (ada, bo, watcher):
         peer.until(is_reaction)
-        said = ReactionMessage.model_validate_json(peer.texts[-1])  # as the model writes it
+        said = model_of(ReactionMessage).model_validate_json(peer.texts[-1])  # as defined
         assert (said.seat, said.phrase) == (0, "good-luck")
 
     ada.send({"type": "react", "phrase": "nice"})  # within the second

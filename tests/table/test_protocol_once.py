@@ -13,6 +13,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from king.server import protocol as server_protocol
+from king.table.answers import SERVER_MESSAGES
 from king.table.protocol import CLIENT_MESSAGES
 from scripts.protocol_schema import FOLDER, schema_texts
 
@@ -56,6 +57,20 @@ def test_each_client_message_is_defined_once() -> None:
         if client is not None:
             fields = {f.name for f in dataclasses.fields(client)}
             assert set(model.model_fields) - {"v", "type"} != fields, model
+
+
+def test_each_server_message_is_defined_once_and_built_by_its_builder() -> None:
+    for kind in SERVER_MESSAGES:
+        pattern = rf'(type: Literal\["{kind}"\]|_head\("{kind}"\))'
+        where = [name for name, text in _python().items() if re.search(pattern, text)]
+        assert where == ["table/answers.py"], (kind, where)
+    # The server's models are derived from the definitions, not written again.
+    models = [
+        value
+        for value in vars(server_protocol).values()
+        if isinstance(value, type) and issubclass(value, BaseModel)
+    ]
+    assert not [m for m in models if "type" in m.model_fields], models
 
 
 def test_the_schemas_are_what_the_definitions_generate() -> None:

@@ -14,13 +14,12 @@ from king.jsontext import JSONTextError, loads
 from king.record import InvalidRecordError, LoadedRecord, RecordError, load
 from king.rules import Rules, RulesError
 from king.table.messages import dumps
+from king.table.protocol import SPEED_FACTORS, SpeedChoice
 
 __all__ = ["FORMAT", "SavedGame", "SavedGameError", "read_saved", "write_saved"]
 
 #: The format of a saved offline game.
 FORMAT = "king-offline-game/1"
-#: The speeds a person may choose for the bots.
-SPEEDS = ("fast", "normal", "slow")
 
 
 class SavedGameError(KingError, ValueError):
@@ -43,7 +42,7 @@ class SavedGame:
     name: str
     bots: tuple[str | None, ...]
     bot_pause: float
-    speed: str
+    speed: SpeedChoice
     created: float
     loaded: LoadedRecord
     hints: bool = False
@@ -56,7 +55,7 @@ def write_saved(
     name: str,
     bots: tuple[str | None, ...],
     bot_pause: float,
-    speed: str,
+    speed: SpeedChoice,
     created: float,
     hints: bool = False,
 ) -> str:
@@ -112,8 +111,8 @@ def _fields(data: dict[str, Any]) -> SavedGame:
     name, speed = data["name"], data["speed"]
     if not isinstance(name, str) or not 1 <= len(name) <= 32:
         raise ValueError("its player's name is not 1-32 characters")
-    if speed not in SPEEDS:
-        raise ValueError(f"its speed is not one of {', '.join(SPEEDS)}")
+    if speed not in SPEED_FACTORS:
+        raise ValueError(f"its speed is not one of {', '.join(SPEED_FACTORS)}")
     pause, created = data["bot_pause"], data["created"]
     if not isinstance(pause, int | float) or not 0 <= pause <= 10:
         raise ValueError("its bot pause is not 0-10 seconds")

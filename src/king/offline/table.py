@@ -12,7 +12,7 @@ After every change the worker keeps :meth:`OfflineTable.saved` in the browser.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from king.board import board_document
 from king.bots import Bot, bot_player_name, bot_seed, make_bot
@@ -24,6 +24,7 @@ from king.phase import Phase
 from king.record import RecordError, distinct_names, dump, replay, to_record
 from king.rules import Rules, RulesError
 from king.table import messages
+from king.table.answers import PublicEvent, TableInfo
 from king.table.moves import make_move, verify_move
 from king.table.protocol import SPEED_FACTORS, SpeedChoice
 from king.table.reading import read_message
@@ -65,7 +66,7 @@ class OfflineTable:
         name: str = "You",
         bots: Sequence[str | None] = (None, "rule", "rule", "rule"),
         bot_pause: float = 0.7,
-        speed: str = "normal",
+        speed: SpeedChoice = "normal",
         created: float = 0.0,
         game: Game | None = None,
         hints: bool = False,
@@ -181,14 +182,14 @@ class OfflineTable:
         return events + (1 if game.phase is Phase.DECLARING else 0)
 
     @property
-    def status(self) -> str:
+    def status(self) -> Literal["playing", "over"]:
         return "over" if self.game.is_over else "playing"
 
     @property
     def bot_pause(self) -> float:
         return self.base_pause * SPEED_FACTORS[self.speed]
 
-    def info(self) -> Message:
+    def info(self) -> TableInfo:
         """The table as the lobby and its player see it."""
         seats = [
             messages.seat_info(n, "human", self.name, connected=self.attached, guest=True)
@@ -209,7 +210,7 @@ class OfflineTable:
             hints=self.hints,
         )
 
-    def _state(self, event: Message) -> str:
+    def _state(self, event: PublicEvent) -> str:
         return messages.dumps(messages.state(self.game, self.seat, self.seq, event))
 
     # -- the person ---------------------------------------------------------------------

@@ -1,26 +1,33 @@
-"""The messages of the table WebSocket and the HTTP API, defined once as pydantic models.
+"""pydantic over the table protocol, and the HTTP API's models.
 
-docs/web-protocol.md describes them for people; this module is what the server checks
-and writes.  Every WebSocket message is a JSON object with ``v`` (the protocol version)
-and ``type``.  A message a client sends is refused with an :class:`ErrorMessage` that
-names what was wrong, and nothing changes at the table.
+The table protocol is defined once, in the standard library: what a client sends in
+:mod:`king.table.protocol` (frozen dataclasses, checked here by :func:`parse_client_message`),
+what a table answers in :mod:`king.table.answers` (``TypedDict``s, whose models
+:func:`model_of` derives).  Both JSON Schemas are written from here
+(:func:`client_schema`, :func:`server_schema`).  A message a client sends is refused with
+an ``error`` message that names what was wrong, and nothing changes at the table.
+docs/web-protocol.md describes them for people.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import functools
+import operator
+import types
+import typing
+from collections.abc import Iterable
+from typing import Annotated, Any, Literal, TypedDict
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
 from king.cards import Seat
+from king.table.answers import SERVER_MESSAGES, TableInfo
 from king.table.protocol import (
     CLIENT_MESSAGES,
     MAX_MESSAGE_BYTES,
     PROTOCOL_VERSION,
     SPEED_FACTORS,
     ClientMessage,
-    ProtocolVersion,
-    SpeedChoice,
 )
 from king.table.reading import MessageError, read_envelope
 
@@ -30,48 +37,30 @@ __all__ = [
     "MAX_BOT_SPEC",
     "MAX_MESSAGE_BYTES",
     "ClientMessage",
-    "HintChoice",
-    "HintMessage",
     "SPEED_FACTORS",
-    "ServerMessage",
-    "PaceMessage",
-    "WelcomeMessage",
-    "TableMessage",
-    "StateMessage",
-    "ErrorMessage",
-    "PongMessage",
-    "SeatInfo",
-    "TableInfo",
-    "GameView",
-    "TrickInfo",
-    "TrickCard",
-    "ResultInfo",
-    "TakenInfo",
-    "BoardEntry",
-    "BoardLine",
-    "PublicEvent",
-    "DeclarationChoice",
     "SeatRequest",
     "CreateTableRequest",
     "JoinRequest",
     "AgainRequest",
     "SeatClaim",
     "LobbyInfo",
+    "TableInfo",
     "BotInfoModel",
     "Health",
     "Ready",
     "Preparing",
-    "ReactionMessage",
     "SiteInfo",
     "PageStrings",
     "client_schema",
+    "check_server_message",
+    "model_of",
+    "read_table_info",
     "server_schema",
     "parse_client_message",
     "describe_validation_error",
 ]
 
 #: A suit letter in a message the server writes.
-SuitText = Annotated[str, Field(pattern="^[SHDC]$")]
 Name = Annotated[str, Field(min_length=1, max_length=32)]
 
 
@@ -138,331 +127,72 @@ def client_schema() -> dict[str, Any]:
     }
 
 
-# -- the pieces of server messages ------------------------------------------------------
-
-
-class SeatInfo(ProtocolModel):
-    """Who sits in a seat, as everyone at the table may know it."""
-
-    seat: Seat
-    kind: Literal["human", "bot"]
-    name: str | None
-    bot: str | None = None
-    #: A person has joined this seat (always true for a bot seat).
-    claimed: bool
-    #: A person is connected to this seat now.
-    connected: bool = False
-    #: A bot is playing for this person, who is away (see ``away_after``).
-    stand_in: bool = False
-    #: Seconds (from this message) until a bot plays for this person, who is away; null
-    #: when they are here, a bot already plays for them, or none will.
-    stand_in_in: float | None = None
-    #: The person has taken the seat and is on their way to the table (not away).
-    joining: bool = False
-    #: Where the player's page is (``/players/{player}``): a registered player's
-    #: name, or ``bot:<spec>`` for a bot; null for a guest.
-    player: str | None = None
-    #: The player's (or house bot's) rating, when they have one, and whether it is
-    #: still provisional (few rated games).
-    rating: int | None = None
-    provisional: bool = False
-    #: A person seated as a guest (no registered account): pages mark the name, which
-    #: is theirs alone only at this table.
-    guest: bool = False
-
-
-class TableInfo(ProtocolModel):
-    """A table as the lobby and the players see it."""
-
-    id: str
-    #: ``closed``: the game was given up after ``idle_close`` seconds without play.
-    status: Literal["waiting", "playing", "over", "closed"]
-    rules: str | dict[str, Any]
-    #: The optional rules in force, in the order of RULES.md (``rules`` names the
-    #: preset; this spells it out, so that a client need not know the presets).
-    toggles: list[str] = Field(default_factory=list)
-    seats: list[SeatInfo]
-    spectators: int = 0
-    deal: int = 0
-    created: float
-    #: For a finished game played again: the new table (same seats, new deals).
-    next: str | None = None
-    #: Who created the table: their account's name, or a guest's name as they gave it
-    #: (``by_guest``); null for an older table.
-    by: str | None = None
-    by_guest: bool = False
-    #: Whether the person to act may ask the engine for a hint (chosen at creation).
-    hints: bool = False
-    #: Whether the game counts for the ratings (chosen at creation).
-    rated: bool = False
-    #: A rated table's move clock (its ``left`` and ``due_in`` as of this message).
-    clock: ClockInfo | None = None
-
-
-class TrickCard(ProtocolModel):
-    """One card of the trick in progress."""
-
-    seat: Seat
-    card: str
-
-
-class TrickInfo(ProtocolModel):
-    """A completed trick: who led, the four cards in playing order, who won it."""
-
-    leader: Seat
-    cards: list[str]
-    winner: Seat
-
-
-class ResultInfo(ProtocolModel):
-    """A finished deal's contract and each seat's points."""
-
-    declarer: Seat
-    contract: str
-    trump: SuitText | None
-    points: list[int]
-
-
-class GameView(BaseModel):
-    """:meth:`king.view.SeatView.to_json`, field for field: everything one seat may
-    see.  A spectator's view has ``seat`` null and an empty ``hand``."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-    seat: Seat | None
-    rules: str | dict[str, Any]
-    phase: Literal["dealing", "declaring", "playing", "over"]
-    deal: int
-    declarer: Seat
-    contract: str | None
-    trump: SuitText | None
-    hand: list[str]
-    to_act: Seat | None
-    leader: Seat | None
-    trick: list[TrickCard]
-    tricks: list[TrickInfo]
-    points: list[int]
-    tricks_won: list[int]
-    totals: list[int]
-    trumps_declared: list[int]
-    negatives_declared: list[int]
-    contract_counts: dict[str, int]
-    results: list[ResultInfo]
-
-
-class PublicEvent(ProtocolModel):
-    """What just happened, as everyone saw it (never a hidden card)."""
-
-    kind: Literal["start", "declare", "play", "resume"]
-    seat: Seat | None = None
-    contract: str | None = None
-    trump: SuitText | None = None
-    card: str | None = None
-    #: Set when this card completed a trick: the trick's winner.
-    winner: Seat | None = None
-    #: Set when this card ended the deal.
-    deal_over: bool = False
-
-
-class DeclarationChoice(ProtocolModel):
-    """One of the ten declarations, for the declarer: allowed or not, and why not.
-
-    ``why`` is a stable word for translations: ``trumps_done`` (two Trumps declared),
-    ``negatives_done`` (three negative contracts declared) or ``played_twice``.
-    """
-
-    contract: str
-    trump: SuitText | None
-    title: str
-    allowed: bool
-    why: Literal["trumps_done", "negatives_done", "played_twice"] | None = None
-    reason: str | None = None
-
-
 # -- server -> client -------------------------------------------------------------------
 
 
-class WelcomeMessage(ProtocolModel):
-    """The answer to ``hello`` or ``watch``: your role, your seat and the table."""
-
-    v: ProtocolVersion = PROTOCOL_VERSION
-    type: Literal["welcome"] = "welcome"
-    role: Literal["player", "spectator"]
-    seat: Seat | None
-    table: TableInfo
-    #: The pause before each bot move now, so that the page can pace animations.
-    bot_pause_ms: int
-    #: Seconds after which a bot stands in for an absent person.
-    away_after: float
-    #: The table's bot speed now (see ``pace``).
-    speed: SpeedChoice = "normal"
+def _typed(annotation: Any) -> Any:
+    """``annotation`` with each ``TypedDict`` in it replaced by its model."""
+    if typing.is_typeddict(annotation):
+        return model_of(annotation)
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is None or origin is Literal or not args:
+        return annotation
+    converted = tuple(_typed(arg) for arg in args)
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union[converted]  # noqa: UP007 - built from a tuple of types
+    return origin[converted if len(converted) > 1 else converted[0]]
 
 
-class PaceMessage(ProtocolModel):
-    """The bots' speed at this table: the slowest that a connected person asked for (the
-    seated people's, or the spectators' when nobody sits), and the pause it gives."""
-
-    v: ProtocolVersion = PROTOCOL_VERSION
-    type: Literal["pace"] = "pace"
-    speed: SpeedChoice
-    bot_pause_ms: int
+_MODELS: dict[type[Any], type[BaseModel]] = {}
 
 
-class ReactionMessage(ProtocolModel):
-    """A person's quick reaction (``react``), for everyone at the table: the seat and
-    the phrase's id, which each page shows in its own language."""
-
-    v: ProtocolVersion = PROTOCOL_VERSION
-    type: Literal["reaction"] = "reaction"
-    seat: Seat
-    phrase: str
-
-
-class HintChoice(ProtocolModel):
-    """One legal choice as the engine values it: ``value`` the seat's expected points
-    for the deal, ``loss`` what it gives up against the best (over the same worlds)."""
-
-    choice: str
-    value: float
-    error: float
-    loss: float
-    loss_error: float
+def model_of(definition: type[Any]) -> type[BaseModel]:
+    """The pydantic model of a message (or a part of one) defined as a ``TypedDict`` in
+    :mod:`king.table.answers`: the same fields in the same order, every one required, no
+    other field; what the server checks its answers with and writes their schema from
+    (pydantic reads ``typing.TypedDict`` itself only from Python 3.12 on)."""
+    found = _MODELS.get(definition)
+    if found is None:
+        hints = typing.get_type_hints(definition)
+        fields: dict[str, Any] = {name: (_typed(hint), ...) for name, hint in hints.items()}
+        found = _MODELS[definition] = create_model(
+            definition.__name__,
+            __config__=ConfigDict(extra="forbid", frozen=True, strict=True),
+            __doc__=definition.__doc__,
+            **fields,
+        )
+    return found
 
 
-class HintMessage(ProtocolModel):
-    """The engine's evaluation for the seat to act, from that seat's view only, at the
-    position named by ``deal`` and ``plays`` (cards played in it so far)."""
-
-    v: ProtocolVersion = PROTOCOL_VERSION
-    type: Literal["hint"] = "hint"
-    deal: int
-    plays: int
-    kind: Literal["declare", "play"]
-    best: str
-    choices: list[HintChoice]
+def _one_of(definitions: Iterable[type[Any]]) -> Any:
+    """The models of ``definitions`` as one type, told apart by their ``type``."""
+    models = [model_of(definition) for definition in definitions]
+    either: Any = functools.reduce(operator.or_, models)
+    return Annotated[either, Field(discriminator="type")]
 
 
-class TableMessage(ProtocolModel):
-    """The table changed: someone joined, connected, left, or a stand-in took over."""
-
-    v: ProtocolVersion = PROTOCOL_VERSION
-    type: Literal["table"] = "table"
-    table: TableInfo
+#: Any message a table sends.
+_server_adapter: TypeAdapter[Any] = TypeAdapter(_one_of(SERVER_MESSAGES.values()))
 
 
-class TakenInfo(ProtocolModel):
-    """What each seat took in one deal: the deal being played or, between deals, the one
-    just finished (``deal`` says which, 0-based).  ``cards`` are the contract's penalty
-    cards each seat took, in playing order (empty in Trumps, No Tricks and No Last Two,
-    whose points come from tricks)."""
-
-    deal: int
-    contract: str
-    #: What the contract's points count: penalty ``cards`` or ``tricks``.
-    counts: Literal["cards", "tricks"]
-    tricks: list[int]
-    cards: list[list[str]]
+def read_table_info(text: str | bytes) -> TableInfo:
+    """A table's info as another process (or a message) wrote it, checked by its
+    definition; pydantic's ``ValidationError`` (a ``ValueError``) when it is not."""
+    found: TableInfo = model_of(TableInfo).model_validate_json(text).model_dump()  # type: ignore[assignment]
+    return found
 
 
-class BoardEntry(ProtocolModel):
-    """One declaration on the contract board: in which deal (0-based), by whom."""
-
-    deal: int
-    declarer: Seat
-    trump: SuitText | None
-
-
-class BoardLine(ProtocolModel):
-    """One contract on the game's board: the deals it was declared in (the one being
-    played included) and, for a negative contract, how often it may still be declared
-    (``left``; null for Trumps, which each player owes instead: ``obligations``)."""
-
-    contract: str
-    declared: list[BoardEntry]
-    left: int | None
-
-
-class ClockInfo(ProtocolModel):
-    """A rated table's move clock (docs/players.md): each person's ``reserve`` for the
-    game and the ``per_move`` free seconds of every turn; what each seat has ``left``
-    of its reserve (null for a bot's seat), and for the seat to act the seconds until
-    the stand-in moves for it (``due_in``, null when a bot is to act)."""
-
-    reserve: float
-    per_move: float
-    left: list[float | None]
-    due_in: float | None = None
-
-
-class StateMessage(ProtocolModel):
-    """The game as this connection may see it, after the event in ``event``.
-
-    ``seq`` counts the table's stored events, so a client can tell new from old.
-    ``legal`` lists the cards this seat may play now and ``declarations`` the ten
-    choices when it must declare (both empty otherwise).
-    """
-
-    v: ProtocolVersion = PROTOCOL_VERSION
-    type: Literal["state"] = "state"
-    seq: int
-    event: PublicEvent | None
-    view: GameView
-    legal: list[str]
-    declarations: list[DeclarationChoice]
-    hand_sizes: list[int]
-    last_trick: TrickInfo | None
-    #: For each seat: Trumps still owed, negative contracts still owed.
-    obligations: list[list[int]]
-    #: What each seat has taken in the deal (null before the first declaration).
-    taken: TakenInfo | None = None
-    #: The seven contracts, negative ones first: who declared each, and what is left.
-    board: list[BoardLine] = Field(default_factory=list)
-    #: The move clock of a rated table (null at other tables).
-    clock: ClockInfo | None = None
-
-
-class ErrorMessage(ProtocolModel):
-    """A message was refused; nothing changed.  ``about`` is the refused message's type.
-
-    For a card or declaration the rules forbid (``code`` ``illegal``), ``reason`` names
-    the rule (:func:`king.deal.why_illegal`'s codes for a card,
-    :meth:`king.game.Game.why_refused`'s for a declaration) and ``params`` its details,
-    so that a client words it in its own language; ``message`` is the English sentence.
-    """
-
-    v: ProtocolVersion = PROTOCOL_VERSION
-    type: Literal["error"] = "error"
-    code: str
-    message: str
-    about: str | None = None
-    reason: str | None = None
-    params: dict[str, str] | None = None
-
-
-class PongMessage(ProtocolModel):
-    """The answer to ``ping``."""
-
-    v: ProtocolVersion = PROTOCOL_VERSION
-    type: Literal["pong"] = "pong"
-
-
-ServerMessage = Annotated[
-    WelcomeMessage
-    | TableMessage
-    | StateMessage
-    | PaceMessage
-    | ErrorMessage
-    | PongMessage
-    | HintMessage
-    | ReactionMessage,
-    Field(discriminator="type"),
-]
+def check_server_message(text: str | bytes) -> BaseModel:
+    """A message a table sent, read by its definition; pydantic's ``ValidationError``
+    says what in it is not what the definition says."""
+    message: BaseModel = _server_adapter.validate_json(text)
+    return message
 
 
 def server_schema() -> dict[str, Any]:
     """The JSON Schema of every message a server (or the offline table) sends
-    (docs/protocol/server.schema.json), generated from the models above."""
-    schema: dict[str, Any] = TypeAdapter(ServerMessage).json_schema()
+    (docs/protocol/server.schema.json), generated from :mod:`king.table.answers`."""
+    schema: dict[str, Any] = _server_adapter.json_schema()
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "King table protocol: server messages",
@@ -524,8 +254,9 @@ class SeatClaim(ProtocolModel):
     invite: str
 
 
-class LobbyInfo(ProtocolModel):
-    """``GET /api/tables``: tables open or in play, and recently finished ones."""
+class LobbyInfo(TypedDict):
+    """``GET /api/tables``: tables open or in play, and recently finished ones (its
+    model: ``model_of(LobbyInfo)``)."""
 
     open: list[TableInfo]
     finished: list[TableInfo]

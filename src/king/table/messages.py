@@ -4,9 +4,10 @@ speak it, the server's (:mod:`king.server.tables`) and the page's offline one
 (:mod:`king.offline.table`), which runs in the browser with the standard library alone.
 What a client sends is defined in :mod:`king.table.protocol`.
 
-Each builder returns what the matching pydantic model of :mod:`king.server.protocol`
-dumps, field for field and in its order; ``tests/server/test_messages.py`` checks every
-builder against its model, so the two cannot drift.  Everything is built from a seat's
+Each builder returns its message's one definition in :mod:`king.table.answers` (mypy
+holds it to it; the server's pydantic models are derived from the same definitions, and
+``tests/server/test_messages.py`` checks every message both tables send against them).
+Everything is built from a seat's
 :class:`~king.view.SeatView` (a spectator's has no hand) and the public record of play,
 so another seat's hand cannot leak.
 """
@@ -14,13 +15,36 @@ so another seat's hand cannot leak.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Literal, cast
 
-from king.cards import Seat
+from king.cards import Seat, Suit
 from king.game import Game
 from king.phase import Phase
 from king.rules import ALL_DECLARATIONS, MAX_PER_NEGATIVE, NEGATIVE_CONTRACTS, Contract
-from king.table.protocol import PROTOCOL_VERSION
+from king.table.answers import (
+    BoardEntry,
+    BoardLine,
+    ClockInfo,
+    DeclarationChoice,
+    ErrorMessage,
+    GameView,
+    HintChoice,
+    HintMessage,
+    PaceMessage,
+    PongMessage,
+    PublicEvent,
+    ReactionMessage,
+    SeatInfo,
+    StateMessage,
+    SuitLetter,
+    TableInfo,
+    TableMessage,
+    TakenInfo,
+    TrickInfo,
+    WelcomeMessage,
+)
+from king.table.protocol import PROTOCOL_VERSION, SpeedChoice
 from king.view import SeatView
 
 __all__ = [
@@ -46,38 +70,40 @@ __all__ = [
 Message = dict[str, Any]
 
 
-def dumps(message: Message) -> str:
+def dumps(message: Mapping[str, Any]) -> str:
     """A message as the protocol's JSON text (compact, UTF-8 as it is)."""
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
-def _head(kind: str) -> Message:
-    return {"v": PROTOCOL_VERSION, "type": kind}
+def _letter(suit: Suit | None) -> SuitLetter | None:
+    """A trump as a message writes it."""
+    return None if suit is None else cast(SuitLetter, suit.letter)
 
 
 # -- the pieces of a state message ------------------------------------------------------
 
 
-def declaration_choices(game: Game) -> list[Message]:
+def declaration_choices(game: Game) -> list[DeclarationChoice]:
     """The ten declarations for the declarer: each allowed or not, with the reason (the
     core's own refusal codes, :meth:`~king.game.Game.why_refused`)."""
-    choices = []
+    choices: list[DeclarationChoice] = []
     for declaration in ALL_DECLARATIONS:
         refused = game.why_refused(declaration)
+        why = None if refused is None else cast(Any, refused[0])
         choices.append(
             {
                 "contract": declaration.contract.value,
-                "trump": None if declaration.trump is None else declaration.trump.letter,
+                "trump": _letter(declaration.trump),
                 "title": declaration.title,
                 "allowed": refused is None,
-                "why": None if refused is None else refused[0],
+                "why": why,
                 "reason": None if refused is None else game.refusal(declaration),
             }
         )
     return choices
 
 
-def last_trick(game: Game) -> Message | None:
+def last_trick(game: Game) -> TrickInfo | None:
     """The most recently completed trick, of this deal or the one before (public)."""
     trick = game.last_trick()
     if trick is None:
@@ -85,7 +111,7 @@ def last_trick(game: Game) -> Message | None:
     return {"leader": trick.leader, "cards": [str(c) for c in trick.cards], "winner": trick.winner}
 
 
-def taken_info(game: Game) -> Message | None:
+def taken_info(game: Game) -> TakenInfo | None:
     """What each seat has taken in the latest declared deal (public: every trick is
     seen by all): its tricks and the penalty cards among them."""
     deals = game.deals
@@ -105,23 +131,22 @@ def taken_info(game: Game) -> Message | None:
     }
 
 
-def contract_board(view: SeatView) -> list[Message]:
+def contract_board(view: SeatView) -> list[BoardLine]:
     """The contract board, from a view (every declaration is public): each negative
     contract, then Trumps, with the deals it was declared in (the one being played
     included) and, for a negative one, how often it may still be declared."""
     made = [(r.number, r.declarer, r.declaration) for r in view.results]
     if view.declaration is not None and view.phase is Phase.PLAYING:
         made.append((view.deal_number, view.declarer, view.declaration))
-    declared: dict[Contract, list[Message]] = {}
+    declared: dict[Contract, list[BoardEntry]] = {}
     for number, declarer, declaration in made:
-        trump = declaration.trump
-        entry = {
+        entry: BoardEntry = {
             "deal": number,
             "declarer": declarer,
-            "trump": None if trump is None else trump.letter,
+            "trump": _letter(declaration.trump),
         }
         declared.setdefault(declaration.contract, []).append(entry)
-    lines: list[Message] = [
+    lines: list[BoardLine] = [
         {
             "contract": contract.value,
             "declared": declared.get(contract, []),
@@ -140,22 +165,22 @@ def contract_board(view: SeatView) -> list[Message]:
 
 
 def event(
-    kind: str,
+    kind: Literal["start", "declare", "play", "resume"],
     seat: Seat | None = None,
     *,
     contract: str | None = None,
-    trump: str | None = None,
+    trump: Suit | None = None,
     card: str | None = None,
     winner: Seat | None = None,
     deal_over: bool = False,
-) -> Message:
+) -> PublicEvent:
     """What just happened, as everyone saw it (``start``, ``declare``, ``play`` or
     ``resume``; never a hidden card)."""
     return {
         "kind": kind,
         "seat": seat,
         "contract": contract,
-        "trump": trump,
+        "trump": _letter(trump),
         "card": card,
         "winner": winner,
         "deal_over": deal_over,
@@ -169,16 +194,17 @@ def state(
     game: Game,
     seat: Seat | None,
     seq: int,
-    happened: Message | None,
-    clock: Message | None = None,
-) -> Message:
+    happened: PublicEvent | None,
+    clock: ClockInfo | None = None,
+) -> StateMessage:
     """The ``state`` message for one seat (``None``: a spectator) after ``happened``."""
     view = game.view(seat)
     return {
-        **_head("state"),
+        "v": PROTOCOL_VERSION,
+        "type": "state",
         "seq": seq,
         "event": happened,
-        "view": view.to_json(),
+        "view": cast(GameView, view.to_json()),
         "legal": [str(card) for card in view.legal_cards],
         "declarations": declaration_choices(game) if view.legal_declarations else [],
         "hand_sizes": list(view.hand_sizes),
@@ -192,7 +218,7 @@ def state(
 
 def seat_info(
     seat: Seat,
-    kind: str,
+    kind: Literal["human", "bot"],
     name: str | None,
     *,
     bot: str | None = None,
@@ -205,7 +231,7 @@ def seat_info(
     rating: int | None = None,
     provisional: bool = False,
     guest: bool = False,
-) -> Message:
+) -> SeatInfo:
     """Who sits in a seat, as everyone at the table may know it."""
     return {
         "seat": seat,
@@ -227,10 +253,10 @@ def seat_info(
 def table_info(
     table_id: str,
     *,
-    status: str,
+    status: Literal["waiting", "playing", "over", "closed"],
     rules: str | dict[str, Any],
     toggles: list[str],
-    seats: list[Message],
+    seats: list[SeatInfo],
     deal: int,
     created: float,
     spectators: int = 0,
@@ -239,8 +265,8 @@ def table_info(
     by_guest: bool = False,
     hints: bool = False,
     rated: bool = False,
-    clock: Message | None = None,
-) -> Message:
+    clock: ClockInfo | None = None,
+) -> TableInfo:
     """A table as the lobby and the players see it."""
     return {
         "id": table_id,
@@ -260,18 +286,33 @@ def table_info(
     }
 
 
-def hint(deal: int, plays: int, found: Message) -> Message:
+def hint(deal: int, plays: int, found: Mapping[str, Any]) -> HintMessage:
     """The engine's evaluation for the seat to act (``found``: :meth:`king.bots.analysis.
     Hint.to_json`), at the position of ``deal`` and ``plays`` cards played in it."""
-    return {"v": PROTOCOL_VERSION, "type": "hint", "deal": deal, "plays": plays, **found}
+    choices: list[HintChoice] = list(found["choices"])
+    return {
+        "v": PROTOCOL_VERSION,
+        "type": "hint",
+        "deal": deal,
+        "plays": plays,
+        "kind": found["kind"],
+        "best": found["best"],
+        "choices": choices,
+    }
 
 
 def welcome(
-    role: str, seat: Seat | None, info: Message, bot_pause_ms: int, away_after: float, speed: str
-) -> Message:
+    role: Literal["player", "spectator"],
+    seat: Seat | None,
+    info: TableInfo,
+    bot_pause_ms: int,
+    away_after: float,
+    speed: SpeedChoice,
+) -> WelcomeMessage:
     """The answer to ``hello`` or ``watch``: the role, the seat and the table."""
     return {
-        **_head("welcome"),
+        "v": PROTOCOL_VERSION,
+        "type": "welcome",
         "role": role,
         "seat": seat,
         "table": info,
@@ -281,14 +322,14 @@ def welcome(
     }
 
 
-def table(info: Message) -> Message:
+def table(info: TableInfo) -> TableMessage:
     """The table changed: someone joined, connected, left, or a stand-in took over."""
-    return {**_head("table"), "table": info}
+    return {"v": PROTOCOL_VERSION, "type": "table", "table": info}
 
 
-def pace(speed: str, bot_pause_ms: int) -> Message:
+def pace(speed: SpeedChoice, bot_pause_ms: int) -> PaceMessage:
     """The bots' speed at the table and the pause it gives."""
-    return {**_head("pace"), "speed": speed, "bot_pause_ms": bot_pause_ms}
+    return {"v": PROTOCOL_VERSION, "type": "pace", "speed": speed, "bot_pause_ms": bot_pause_ms}
 
 
 #: The quick reactions a person at a table of friends may send: a fixed set, each
@@ -296,9 +337,9 @@ def pace(speed: str, bot_pause_ms: int) -> Message:
 REACTIONS = ("hello", "good-luck", "nice", "oops", "thinking", "thanks", "good-game")
 
 
-def reaction(seat: Seat, phrase: str) -> Message:
+def reaction(seat: Seat, phrase: str) -> ReactionMessage:
     """A person's quick reaction, for everyone at the table."""
-    return {**_head("reaction"), "seat": seat, "phrase": phrase}
+    return {"v": PROTOCOL_VERSION, "type": "reaction", "seat": seat, "phrase": phrase}
 
 
 def error(
@@ -307,11 +348,12 @@ def error(
     about: str | None = None,
     reason: str | None = None,
     params: dict[str, str] | None = None,
-) -> Message:
+) -> ErrorMessage:
     """A refused message: nothing changed (``reason`` and ``params`` name the rule that
     refused a card or declaration, for a page to word in its language)."""
     return {
-        **_head("error"),
+        "v": PROTOCOL_VERSION,
+        "type": "error",
         "code": code,
         "message": message,
         "about": about,
@@ -320,6 +362,6 @@ def error(
     }
 
 
-def pong() -> Message:
+def pong() -> PongMessage:
     """The answer to ``ping``."""
-    return _head("pong")
+    return {"v": PROTOCOL_VERSION, "type": "pong"}

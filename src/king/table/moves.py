@@ -10,7 +10,7 @@ from king.cards import Seat
 from king.game import Action, Game
 from king.rules import Declaration
 from king.table import messages
-from king.table.messages import Message
+from king.table.answers import PublicEvent
 from king.table.rules import RefusedError, refusal
 
 __all__ = ["make_move", "verify_move"]
@@ -26,7 +26,7 @@ def verify_move(game: Game, seat: Seat, action: Action) -> None:
         raise RefusedError.of(refused)
 
 
-def make_move(game: Game, seat: Seat, action: Action, make: Callable[[], None]) -> Message:
+def make_move(game: Game, seat: Seat, action: Action, make: Callable[[], None]) -> PublicEvent:
     """Have ``make`` make ``seat``'s verified ``action`` in ``game`` (and what follows
     it: the next deal), then say what happened as everyone saw it: the declaration, or
     the card with the trick's winner when it ended one and whether it ended the deal."""
@@ -34,13 +34,7 @@ def make_move(game: Game, seat: Seat, action: Action, make: Callable[[], None]) 
     tricks = 0 if deal is None else deal.trick_count
     make()
     if isinstance(action, Declaration):
-        trump = action.trump
-        return messages.event(
-            "declare",
-            seat,
-            contract=action.contract.value,
-            trump=None if trump is None else trump.letter,
-        )
+        return messages.event("declare", seat, contract=action.contract.value, trump=action.trump)
     assert deal is not None  # verify_move has checked
     winner = deal.tricks[-1].winner if deal.trick_count > tricks else None
     return messages.event("play", seat, card=str(action), winner=winner, deal_over=deal.is_over)

@@ -17,7 +17,7 @@ from king.cards import Seat
 from king.game import Game
 from king.server.engine.players import BotRunner
 from king.server.engine.preparing import PREPARING
-from king.server.protocol import HintMessage
+from king.table import messages
 
 __all__ = ["HintClient", "TableHints", "position_of"]
 
@@ -97,7 +97,7 @@ class TableHints:
         if self._closed:
             return
         deal, plays = key[1]
-        text = HintMessage(deal=deal, plays=max(plays, 0), **found.to_json()).model_dump_json()
+        text = messages.dumps(messages.hint(deal, max(plays, 0), found.to_json()))
         self._done = (key, text)
         self._answered = self._waiting.pop(key, [])
         for client in self._answered:

@@ -14,11 +14,11 @@ from fastapi import APIRouter, WebSocket
 
 from king.server.http.services import ServicesDep
 from king.server.metrics import Route
-from king.server.protocol import ErrorMessage
 from king.server.relay.lease import LeaseError
 from king.server.store.event_log import StoreError
 from king.server.tables.shared import RelayedConnection
 from king.server.tables.tables import Connection
+from king.table import messages
 from king.table.rules import RefusedError
 
 __all__ = ["BINARY_REFUSED", "MAX_QUEUED", "SocketClient", "router"]
@@ -118,13 +118,13 @@ async def _open_session(
         # The table may well exist: the client is told to come back, not that it does not.
         log.error("table %s could not be found: %s", table_id, error)
         reason = error.message if isinstance(error, RefusedError) else "try again soon"
-        message = ErrorMessage(code="busy", message=f"the table cannot be reached: {reason}")
-        client.send(message.model_dump_json())
+        client.send(
+            messages.dumps(messages.error("busy", f"the table cannot be reached: {reason}"))
+        )
         await client.close(code=1013)
         return None
     if found is None:
-        message = ErrorMessage(code="not_found", message=f"there is no table {table_id!r}")
-        client.send(message.model_dump_json())
+        client.send(messages.dumps(messages.error("not_found", f"there is no table {table_id!r}")))
         await client.close(code=4404)
         return None
     return found

@@ -35,6 +35,8 @@ from king.server.protocol import (
     JoinRequest,
     LobbyInfo,
     SeatClaim,
+    TableInfo,
+    model_of,
 )
 from king.table.rules import RefusedError
 
@@ -43,8 +45,8 @@ __all__ = ["router"]
 router = APIRouter()
 
 
-@router.get("/api/tables")
-async def lobby(request: Request, parts: ServicesDep, tables: TablesDep) -> LobbyInfo:
+@router.get("/api/tables", response_model=model_of(LobbyInfo))
+async def lobby(request: Request, parts: ServicesDep, tables: TablesDep) -> Any:
     return await tables.lobby(Access.of(parts.settings, address_of(request)))
 
 
@@ -68,7 +70,7 @@ async def create(
     return SeatClaim(table=table.id, seat=seat, token=token, invite=f"/t/{table.id}")
 
 
-@router.get("/api/tables/{table_id}")
+@router.get("/api/tables/{table_id}", response_model=model_of(TableInfo))
 async def table_info(tables: TablesDep, table_id: str) -> Any:
     try:
         return await tables.info(table_id)

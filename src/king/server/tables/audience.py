@@ -8,10 +8,9 @@ import time
 from king.cards import Seat
 from king.game import Game
 from king.server.config import ServerSettings
-from king.server.protocol import ClockInfo
 from king.server.tables.messages import state_message
 from king.table import messages
-from king.table.messages import Message
+from king.table.answers import ClockInfo, PublicEvent
 from king.table.protocol import SPEED_FACTORS, SpeedChoice
 from king.table.rules import RefusedError
 from king.table.session import Client
@@ -141,7 +140,7 @@ class Audience:
         for client in list(self._clients):
             client.send(text)
 
-    def tell_state(self, game: Game, seq: int, event: Message, clock: ClockInfo | None) -> None:
+    def tell_state(self, game: Game, seq: int, event: PublicEvent, clock: ClockInfo | None) -> None:
         """Send each connection the ``state`` of the game from its seat (a spectator's:
         no hand), after ``event``; one text is built per seat."""
         texts: dict[int | None, str] = {}

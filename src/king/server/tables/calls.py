@@ -4,7 +4,6 @@ by its handler here, as ``{"ok": …}`` or ``{"error": {"code", "message"}}``.""
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Callable
 from enum import StrEnum
@@ -85,8 +84,7 @@ def _again(registry: Registry, table: Table, call: dict[str, Any]) -> Answer:
 
 
 def _info(registry: Registry, table: Table, call: dict[str, Any]) -> Answer:
-    found: Answer = json.loads(table.info().model_dump_json())
-    return found
+    return dict(table.info())
 
 
 _HANDLERS: dict[Call, Callable[[Registry, Table, dict[str, Any]], Answer]] = {

@@ -1,14 +1,12 @@
-"""What each connection is told about the game, in the server's types: the builders of
-:mod:`king.table.messages` (shared with the page's offline table) fed with the server's
-pydantic pieces and written as JSON text."""
+"""What each connection is told about the game: the ``state`` of
+:mod:`king.table.messages` (shared with the page's offline table) as JSON text."""
 
 from __future__ import annotations
 
 from king.cards import Seat
 from king.game import Game
-from king.server.protocol import ClockInfo
 from king.table import messages
-from king.table.messages import Message
+from king.table.answers import ClockInfo, PublicEvent
 
 __all__ = ["state_message"]
 
@@ -17,7 +15,7 @@ def state_message(
     game: Game,
     seat: Seat | None,
     seq: int,
-    event: Message | None,
+    event: PublicEvent | None,
     clock: ClockInfo | None = None,
 ) -> str:
     """The ``state`` message for one seat (``None``: a spectator), as JSON text."""
@@ -27,6 +25,6 @@ def state_message(
             seat,
             seq,
             event,
-            None if clock is None else clock.model_dump(),
+            clock,
         )
     )

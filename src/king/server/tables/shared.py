@@ -36,11 +36,11 @@ from king.server.access import Access
 from king.server.metrics import GiveUp
 from king.server.people.accounts import Account
 from king.server.protocol import (
-    ErrorMessage,
     LobbyInfo,
     SeatClaim,
     TableInfo,
     parse_client_message,
+    read_table_info,
 )
 from king.server.relay.bus import Bus, BusTimeoutError
 from king.server.relay.lease import LeaseError, LeaseService
@@ -124,7 +124,7 @@ class RelayedConnection:
     awaiting: tuple[str, ...] = ()
 
     def error(self, code: str, message: str) -> None:
-        self.client.send(ErrorMessage(code=code, message=message).model_dump_json())
+        self.client.send(messages.dumps(messages.error(code, message)))
 
     def receive(self, text: str) -> None:
         """Forward one message to the owner, unless it is not a protocol message at all
@@ -132,11 +132,7 @@ class RelayedConnection:
         try:
             message = parse_client_message(text)
         except MessageError as error:
-            self.client.send(
-                ErrorMessage(
-                    code=error.code, message=error.message, about=error.about
-                ).model_dump_json()
-            )
+            self.client.send(messages.dumps(messages.error(error.code, error.message, error.about)))
             return
         if isinstance(message, Ping):
             # Answered here, as the client asks whether its connection lives, and it
@@ -223,7 +219,7 @@ class SharedTables:
 
     def _show(self, table: Table) -> None:
         if table.is_open:
-            self.bus.show_table(table.id, table.info().model_dump_json())
+            self.bus.show_table(table.id, messages.dumps(table.info()))
         else:
             self.bus.show_table(table.id, None)
 
@@ -495,7 +491,7 @@ class SharedTables:
     # -- the tables, as the routes reach them (:class:`~.tables.Tables`) ---------------
 
     async def info(self, table_id: str) -> TableInfo:
-        return TableInfo.model_validate(await self._ask(table_id, Call.INFO, {}))
+        return read_table_info(json.dumps(await self._ask(table_id, Call.INFO, {})))
 
     async def join(
         self,
@@ -535,18 +531,18 @@ class SharedTables:
         """Every process's open tables (each shown as its owner last told) and the
         latest finished ones."""
         info = self.registry.lobby(access=access)
-        mine = {t.id for t in info.open}
+        mine = {t["id"] for t in info["open"]}
         shown = await self.bus.lobby()
         others: list[TableInfo] = []
         for table_id, text in shown.items():
             if table_id in mine:
                 continue
             with contextlib.suppress(ValueError):
-                entry = TableInfo.model_validate_json(text)
-                if entry.status in ("waiting", "playing"):
+                entry = read_table_info(text)
+                if entry["status"] in ("waiting", "playing"):
                     others.append(entry)
-        tables = sorted([*info.open, *others], key=lambda t: -t.created)
-        return LobbyInfo(open=tables, finished=info.finished)
+        tables = sorted([*info["open"], *others], key=lambda t: -t["created"])
+        return {"open": tables, "finished": info["finished"]}
 
     # -- stopping --------------------------------------------------------------------------
 

@@ -28,20 +28,14 @@ from king.server.engine.analysis import engine_options
 from king.server.engine.autoplay import Autoplay
 from king.server.engine.hints import HintClient, TableHints
 from king.server.engine.players import BotRunner
-from king.server.protocol import (
-    ClockInfo,
-    ErrorMessage,
-    SeatInfo,
-    TableInfo,
-    parse_client_message,
-)
+from king.server.protocol import parse_client_message
 from king.server.store.event_log import EventStore, StoredEvent, StoreError, StoreFencedError
 from king.server.tables.audience import Audience
 from king.server.tables.messages import state_message
 from king.server.tables.seats import NOWHERE, Kind, Origin, Seats, new_token
 from king.server.tables.table_log import TableLog
 from king.table import messages
-from king.table.messages import Message
+from king.table.answers import ClockInfo, PublicEvent, SeatInfo, TableInfo
 from king.table.moves import make_move, verify_move
 from king.table.protocol import SpeedChoice
 from king.table.rules import RefusedError
@@ -326,15 +320,15 @@ class Table:
             return None
         to_act = self.game.to_act if self.status == "playing" else None
         due = None if to_act is None else clock.deadline(to_act)
-        return ClockInfo(
-            reserve=clock.rules.reserve,
-            per_move=clock.rules.per_move,
-            left=[
+        return {
+            "reserve": clock.rules.reserve,
+            "per_move": clock.rules.per_move,
+            "left": [
                 round(left, 1) if timed else None
                 for left, timed in zip(clock.left, clock.timed, strict=True)
             ],
-            due_in=None if due is None else round(max(0.0, due - time.time()), 1),
-        )
+            "due_in": None if due is None else round(max(0.0, due - time.time()), 1),
+        }
 
     def clock_due(self) -> float | None:
         """When the stand-in moves for the person to act (seconds since the epoch), or
@@ -449,10 +443,11 @@ class Table:
             raise RefusedError("game_over", "the game is over: there is no seat to take back")
         token = new_token()
         self._append("token", self.seats.token_event(seat.number, token))
-        replaced = ErrorMessage(
-            code="replaced",
-            message="this seat is now played on another device (taken back by its account)",
-        ).model_dump_json()
+        replaced = messages.dumps(
+            messages.error(
+                "replaced", "this seat is now played on another device (taken back by its account)"
+            )
+        )
         for client in self.audience.at_seat(seat.number):
             client.send(replaced)
             self.detach(client)
@@ -493,7 +488,7 @@ class Table:
         welcome = messages.welcome(
             "spectator" if seat is None else "player",
             seat,
-            self.info().model_dump(),
+            self.info(),
             round(audience.bot_pause * 1000),
             self.settings.away_after,
             audience.speed,
@@ -625,7 +620,7 @@ class Table:
             )
         self._hints.ask(self.game, seat, client)
 
-    def _move(self, seat: Seat, action: Action) -> Message:
+    def _move(self, seat: Seat, action: Action) -> PublicEvent:
         """Log ``seat``'s verified action (the fold applies it, :meth:`Game.act`), go on
         to what follows it (the end, or the next deal) and say what happened."""
         return make_move(self.game, seat, action, lambda: self._log_move(seat, action))
@@ -689,42 +684,41 @@ class Table:
 
     def info(self) -> TableInfo:
         """The table as the lobby and everyone at it may see it."""
-        seats = [
-            SeatInfo(
-                seat=s.number,
-                kind=s.kind,
-                name=s.name,
-                bot=s.bot,
-                claimed=s.claimed,
-                connected=s.kind == "human" and self.audience.connected(s.number),
-                stand_in=self.autoplay.stands_in(s),
-                stand_in_in=self.autoplay.stand_in_due(s),
-                joining=s.kind == "human" and s.claimed and not s.arrived,
-                player=profile.player if profile is not None else None,
-                rating=profile.rating if profile is not None else None,
-                provisional=profile.provisional if profile is not None else False,
-                guest=s.kind == "human"
-                and s.claimed
-                and (profile is None or profile.player is None),
-            )
-            for s in self.seats
-            for profile in (self.profiles.get(s.number),)
-        ]
-        return TableInfo(
-            id=self.id,
+        return messages.table_info(
+            self.id,
             status=self.status,
             rules=self.rules.to_spec(),
             toggles=self.rules.toggles_on,
-            seats=seats,
+            seats=[self._seat_info(s.number) for s in self.seats],
             spectators=self.audience.spectators,
             deal=self.game.deal_number,
             created=self.created,
+            next_table=self.next,
             by=self.by,
             by_guest=self.by_guest,
-            next=self.next,
             hints=self.hints,
             rated=self.rated,
             clock=self.clock_info(),
+        )
+
+    def _seat_info(self, number: Seat) -> SeatInfo:
+        seat = self.seats[number]
+        profile = self.profiles.get(number)
+        person = seat.kind == "human"
+        return messages.seat_info(
+            number,
+            seat.kind,
+            seat.name,
+            bot=seat.bot,
+            claimed=seat.claimed,
+            connected=person and self.audience.connected(number),
+            stand_in=self.autoplay.stands_in(seat),
+            stand_in_in=self.autoplay.stand_in_due(seat),
+            joining=person and seat.claimed and not seat.arrived,
+            player=None if profile is None else profile.player,
+            rating=None if profile is None else profile.rating,
+            provisional=False if profile is None else profile.provisional,
+            guest=person and seat.claimed and (profile is None or profile.player is None),
         )
 
     def record(self) -> dict[str, Any]:
@@ -737,8 +731,8 @@ class Table:
             self.on_change(self)
         if not self.audience.has_clients:
             return
-        self.audience.tell_all(messages.dumps(messages.table(self.info().model_dump())))
+        self.audience.tell_all(messages.dumps(messages.table(self.info())))
 
-    def _broadcast_state(self, event: Message) -> None:
+    def _broadcast_state(self, event: PublicEvent) -> None:
         """Tell each connection the game's state from its seat, after ``event``."""
         self.audience.tell_state(self.game, self.seq, event, self.clock_info())
