@@ -4,6 +4,7 @@ of king that wrote it.  What cannot be read back is refused with one sentence.""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,7 @@ from king.rules import Rules, RulesError
 from king.table.messages import dumps
 from king.table.protocol import SPEED_FACTORS, SpeedChoice
 
-__all__ = ["FORMAT", "SavedGame", "SavedGameError", "read_saved", "write_saved"]
+__all__ = ["FORMAT", "OfflineSettings", "SavedGame", "SavedGameError", "read_saved", "write_saved"]
 
 #: The format of a saved offline game.
 FORMAT = "king-offline-game/1"
@@ -33,46 +34,33 @@ class SavedGameError(KingError, ValueError):
 
 
 @dataclass(frozen=True)
-class SavedGame:
-    """What a saved game holds: the person's seat and name, the bots, the bots' pause
-    (seconds), the speed chosen, when the table was made, the game so far, and whether
-    the person may ask for hints."""
+class OfflineSettings:
+    """An offline table's settings, as a saved game keeps them: the person's seat and
+    name, each seat's bot (``None`` at the person's), the bots' pause (seconds), the
+    speed chosen, when the table was made, and whether the person may ask for hints."""
 
-    seat: Seat
-    name: str
-    bots: tuple[str | None, ...]
-    bot_pause: float
-    speed: SpeedChoice
-    created: float
-    loaded: LoadedRecord
+    seat: Seat = 0
+    name: str = "You"
+    bots: tuple[str | None, ...] = (None, "rule", "rule", "rule")
+    bot_pause: float = 0.7
+    speed: SpeedChoice = "normal"
+    created: float = 0.0
     hints: bool = False
 
 
-def write_saved(
-    record: dict[str, Any],
-    *,
-    seat: Seat,
-    name: str,
-    bots: tuple[str | None, ...],
-    bot_pause: float,
-    speed: SpeedChoice,
-    created: float,
-    hints: bool = False,
-) -> str:
+@dataclass(frozen=True)
+class SavedGame:
+    """What a saved game holds: the table's settings and the game so far."""
+
+    settings: OfflineSettings
+    loaded: LoadedRecord
+
+
+def write_saved(record: dict[str, Any], settings: OfflineSettings) -> str:
     """The text the browser keeps for a game."""
-    saved = {
-        "format": FORMAT,
-        "version": __version__,
-        "seat": seat,
-        "name": name,
-        "bots": list(bots),
-        "bot_pause": bot_pause,
-        "speed": speed,
-        "created": created,
-        "hints": hints,
-        "record": record,
-    }
-    return dumps(saved)
+    fields = dataclasses.asdict(settings)
+    saved = {"format": FORMAT, "version": __version__, **fields, "bots": list(settings.bots)}
+    return dumps({**saved, "record": record})
 
 
 def read_saved(text: str) -> SavedGame:
@@ -126,4 +114,5 @@ def _fields(data: dict[str, Any]) -> SavedGame:
         Rules.from_spec(data["record"]["rules"])
     except (RecordError, InvalidRecordError, RulesError) as error:
         raise ValueError(f"its record is not valid: {error}") from None
-    return SavedGame(seat, name, tuple(bots), float(pause), speed, float(created), loaded, hints)
+    settings = OfflineSettings(seat, name, tuple(bots), float(pause), speed, float(created), hints)
+    return SavedGame(settings, loaded)

@@ -11,6 +11,7 @@ After every change the worker keeps :meth:`OfflineTable.saved` in the browser.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -19,7 +20,13 @@ from king.bots import Bot, bot_player_name, bot_seed, make_bot
 from king.bots.levels import OFFLINE_BOTS
 from king.cards import Seat
 from king.game import Action, Game
-from king.offline.saved import SavedGame, SavedGameError, read_saved, write_saved
+from king.offline.saved import (
+    OfflineSettings,
+    SavedGame,
+    SavedGameError,
+    read_saved,
+    write_saved,
+)
 from king.phase import Phase
 from king.record import RecordError, distinct_names, dump, replay, to_record
 from king.rules import Rules, RulesError
@@ -61,17 +68,11 @@ class OfflineTable:
         self,
         rules: Rules,
         seed: int,
-        *,
-        seat: Seat = 0,
-        name: str = "You",
-        bots: Sequence[str | None] = (None, "rule", "rule", "rule"),
-        bot_pause: float = 0.7,
-        speed: SpeedChoice = "normal",
-        created: float = 0.0,
+        settings: OfflineSettings = OfflineSettings(),  # noqa: B008 - frozen
         game: Game | None = None,
-        hints: bool = False,
     ) -> None:
-        specs = tuple(None if n == seat else bots[n] for n in range(4))
+        seat = settings.seat
+        specs = tuple(None if n == seat else settings.bots[n] for n in range(4))
         for spec in specs:
             if spec is not None and spec not in OFFLINE_BOTS:
                 raise ValueError(
@@ -79,13 +80,12 @@ class OfflineTable:
                 )
         self.rules = rules
         self.seed = seed
+        #: The table's settings (the speed changes as the person asks).
+        self.settings = dataclasses.replace(settings, bots=specs)
         self.seat = seat
-        self.name = name
+        self.name = settings.name
         self.specs = specs
-        self.base_pause = bot_pause
-        self.speed = speed
-        self.created = created
-        self.hints = hints
+        self.hints = settings.hints
         #: The engine that gives hints (made on the first one asked for).
         self._adviser: SearchBot | None = None
         self.attached = False
@@ -122,10 +122,10 @@ class OfflineTable:
             chosen = Rules.from_spec(rules)
         except RulesError as error:
             raise ValueError(str(error)) from None
-        return cls(
-            chosen, seed, name=name, bots=(None, *bots), bot_pause=bot_pause, created=created,
-            hints=hints,
-        )  # fmt: skip
+        settings = OfflineSettings(
+            name=name, bots=(None, *bots), bot_pause=bot_pause, created=created, hints=hints
+        )
+        return cls(chosen, seed, settings)
 
     @classmethod
     def restore(cls, text: str) -> OfflineTable:
@@ -133,31 +133,11 @@ class OfflineTable:
         with a sentence saying why it cannot be resumed."""
         saved: SavedGame = read_saved(text)
         game = saved.loaded.game
-        return cls(
-            game.rules,
-            game.seed,
-            seat=saved.seat,
-            name=saved.name,
-            bots=saved.bots,
-            bot_pause=saved.bot_pause,
-            speed=saved.speed,
-            created=saved.created,
-            game=game,
-            hints=saved.hints,
-        )
+        return cls(game.rules, game.seed, saved.settings, game)
 
     def saved(self) -> str:
         """The game as the browser keeps it (see :mod:`king.offline.saved`)."""
-        return write_saved(
-            to_record(self.game),
-            seat=self.seat,
-            name=self.name,
-            bots=self.specs,
-            bot_pause=self.base_pause,
-            speed=self.speed,
-            created=self.created,
-            hints=self.hints,
-        )
+        return write_saved(to_record(self.game), self.settings)
 
     def record_text(self) -> str:
         """The game's ``king-record/1`` record, as the server's record download has it."""
@@ -187,7 +167,7 @@ class OfflineTable:
 
     @property
     def bot_pause(self) -> float:
-        return self.base_pause * SPEED_FACTORS[self.speed]
+        return self.settings.bot_pause * SPEED_FACTORS[self.settings.speed]
 
     def info(self) -> TableInfo:
         """The table as the lobby and its player see it."""
@@ -204,7 +184,7 @@ class OfflineTable:
             toggles=self.rules.toggles_on,
             seats=seats,
             deal=self.game.deal_number,
-            created=self.created,
+            created=self.settings.created,
             by=self.name,
             by_guest=True,
             hints=self.hints,
@@ -240,7 +220,12 @@ class OfflineTable:
             raise RefusedError("spectator", "an offline table has no spectators")
         self.attached = True
         welcome = messages.welcome(
-            "player", self.seat, self.info(), round(self.bot_pause * 1000), AWAY_AFTER, self.speed
+            "player",
+            self.seat,
+            self.info(),
+            round(self.bot_pause * 1000),
+            AWAY_AFTER,
+            self.settings.speed,
         )
         client.send(messages.dumps(welcome))
         client.send(self._state(messages.event("resume")))
@@ -250,8 +235,8 @@ class OfflineTable:
         return self.attached
 
     def set_speed(self, client: Client, speed: SpeedChoice) -> None:
-        self.speed = speed
-        client.send(messages.dumps(messages.pace(self.speed, round(self.bot_pause * 1000))))
+        self.settings = dataclasses.replace(self.settings, speed=speed)
+        client.send(messages.dumps(messages.pace(speed, round(self.bot_pause * 1000))))
 
     def ask_hint(self, client: Client, seat: Seat) -> None:
         """What each legal choice of the person is worth, as the engine sees it from their

@@ -64,6 +64,7 @@ OFFLINE_MODULES = (
     "record.py",
     "rules.py",
     "table/__init__.py",
+    "table/answers.py",
     "table/messages.py",
     "table/moves.py",
     "table/protocol.py",
