@@ -101,6 +101,29 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(home, ignore_errors=True)
 
 
+#: A test that takes longer than this (seconds of its call) is ``slow``: the inner loop
+#: (``pytest -m "not slow"``) leaves it out.  The run's summary names any that is not
+#: marked so (a list to act on, never a failure: times vary with the machine).
+SLOW_AFTER = 5.0
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Note a test's call that took longer than :data:`SLOW_AFTER` unmarked."""
+    if report.when == "call" and report.duration > SLOW_AFTER and "slow" not in report.keywords:
+        _SLOW_SEEN.append((report.duration, report.nodeid))
+
+
+_SLOW_SEEN: list[tuple[float, str]] = []
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Name the tests that took longer than :data:`SLOW_AFTER` and are not ``slow``."""
+    if _SLOW_SEEN:
+        terminalreporter.section("slow tests not marked slow")
+        for seconds, nodeid in sorted(_SLOW_SEEN, reverse=True):
+            terminalreporter.write_line(f"{seconds:7.2f}s {nodeid}")
+
+
 def _order(item: pytest.Item) -> tuple[int, str]:
     parts = Path(str(item.path)).relative_to(ROOT / "tests").parts
     place = _FOLDER_ORDER.get(parts[0], 5) if len(parts) > 1 else 5

@@ -37,6 +37,7 @@ def _play_game(specs: list[str], rules: Rules, seed: int) -> Game:
     return game
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_registered_bot_plays_a_whole_game_under_every_preset(preset: str) -> None:
     names = [info.name for info in available_bots()]

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 import wasmtime
 
 from king.bots import engine
@@ -60,6 +61,7 @@ def test_the_engine_imports_nothing_and_its_memory_is_fixed() -> None:
     assert {"king_io", "king_io_words", "king_version", "king_rule_card"} <= set(exports)
 
 
+@pytest.mark.slow
 def test_the_sources_run_clean_under_the_undefined_behaviour_sanitizer(tmp_path: Path) -> None:
     build = _load("build")
     driver = tmp_path / "driver"

@@ -90,6 +90,7 @@ def _positions(deals: int, seed: int, share: float) -> Iterator[Position]:
             K.play(state, card, contract, trump, flags)
 
 
+@pytest.mark.slow
 def test_the_engine_plays_the_references_net_card() -> None:
     """The learned policy's card from the engine is the reference's at 4,000 positions
     of deals of every contract, trump and mix of toggles (most with a real

@@ -65,6 +65,7 @@ def _endings(seed: int, count: int, sizes: range) -> list[Ending]:
     return found
 
 
+@pytest.mark.slow
 def test_the_engine_solves_hundreds_of_endings_with_the_references_nodes() -> None:
     """300 endings of 3 to 7 cards a hand, every declaration, flags 0-15, a quarter
     inside a trick: the value and the node count are the reference's, ending by ending

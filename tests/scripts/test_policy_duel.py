@@ -53,6 +53,7 @@ def test_a_variant_that_ignores_the_last_two_tricks_loses_there_alone(tmp_path: 
     assert interval > 0
 
 
+@pytest.mark.slow
 def test_a_file_that_is_not_the_policy_is_refused(tmp_path: Path) -> None:
     duel = _script()
     other = tmp_path / "other.c"

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from benchmarks.backends import PostgresServer, RedisServer
 from benchmarks.server_process import ServerProcess, free_port
@@ -36,6 +37,7 @@ def serve_alone(db: str) -> subprocess.CompletedProcess[str]:
     return run_king("serve", "--port", str(free_port()), "--db", db)
 
 
+@pytest.mark.slow
 def test_a_server_alone_and_processes_sharing_tables_refuse_each_other(
     cluster: Cluster, tmp_path: Path
 ) -> None:

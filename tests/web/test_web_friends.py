@@ -37,6 +37,7 @@ def seconds_in(page: Page, selector: str) -> int:
     return int(found.group())
 
 
+@pytest.mark.slow
 def test_a_friend_on_the_way_is_joining_and_one_who_left_counts_down_for_everyone(
     browser: Browser, server: ServerProcess
 ) -> None:
@@ -80,6 +81,7 @@ def test_a_friend_on_the_way_is_joining_and_one_who_left_counts_down_for_everyon
     assert errors == []
 
 
+@pytest.mark.slow
 def test_quick_reactions_show_beside_the_seat_in_each_readers_language(
     browser: Browser, server: ServerProcess
 ) -> None:

@@ -236,6 +236,7 @@ def finished_game(server: ServerProcess) -> str:
     return f"/t/{claim['table']}#token={claim['token']}"
 
 
+@pytest.mark.slow
 def test_a_watched_game_ends_with_its_game_over_open_at_its_title(
     browser: Browser, server: ServerProcess
 ) -> None:

@@ -140,6 +140,7 @@ def is_penalty(contract: str, rank: str, suit: str) -> bool:
     return bool(PENALTIES[contract](rank, suit))
 
 
+@pytest.mark.slow
 def test_learn_king_teaches_each_lesson_once_at_its_moment_on_a_phone(
     browser: Browser, server: ServerProcess
 ) -> None:
@@ -166,6 +167,7 @@ def test_learn_king_teaches_each_lesson_once_at_its_moment_on_a_phone(
     page.context.close()
 
 
+@pytest.mark.slow
 def test_skipping_the_lessons_ends_them_for_the_game(
     browser: Browser, server: ServerProcess
 ) -> None:

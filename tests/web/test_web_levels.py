@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import httpx
+import pytest
 from playwright.sync_api import Browser, Page
 
 from benchmarks.server_process import ServerProcess, free_port
@@ -28,6 +29,7 @@ def bots_named(page: Page, prefix: str) -> None:
     page.wait_for_function(BOTS_NAMED, arg=prefix, timeout=10_000)
 
 
+@pytest.mark.slow
 def test_the_local_game_asks_for_a_level_once_and_remembers_it(
     tmp_path: Path, browser: Browser
 ) -> None:

@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Page
 
 from benchmarks.server_process import ServerProcess
@@ -36,6 +37,7 @@ def deal_and_hand(page: Page) -> tuple[str, list[str]]:
     return page.locator("#deal-number").inner_text(), hand(page)
 
 
+@pytest.mark.slow
 def test_a_whole_game_offline_on_a_phone_survives_a_reload_and_records_what_cpython_does(
     browser: Browser, phone: BrowserContext, tmp_path: Path
 ) -> None:
@@ -150,6 +152,7 @@ def ready(page: Page, url: str, path: str = OFFLINE) -> str:
     return str(page.evaluate("() => document.body.dataset.offlineBuild"))
 
 
+@pytest.mark.slow
 def test_a_newer_build_waits_for_the_next_game_and_then_the_older_one_goes(
     phone: BrowserContext, tmp_path: Path
 ) -> None:
@@ -176,6 +179,7 @@ def test_a_newer_build_waits_for_the_next_game_and_then_the_older_one_goes(
         )
 
 
+@pytest.mark.slow
 def test_a_damaged_save_is_refused_in_words_and_a_new_game_offered(
     phone: BrowserContext, tmp_path: Path
 ) -> None:
@@ -197,6 +201,7 @@ def test_a_damaged_save_is_refused_in_words_and_a_new_game_offered(
         assert not errors, errors
 
 
+@pytest.mark.slow
 def test_one_page_at_a_time_plays_the_saved_game_the_second_waits_and_goes_on(
     phone: BrowserContext, tmp_path: Path
 ) -> None:
@@ -215,6 +220,7 @@ def test_one_page_at_a_time_plays_the_saved_game_the_second_waits_and_goes_on(
         assert deal_and_hand(second) == mine
 
 
+@pytest.mark.slow
 def test_learn_king_offline_keeps_a_games_lessons_and_teaches_the_next_game_afresh(
     phone: BrowserContext, tmp_path: Path
 ) -> None:
@@ -262,6 +268,7 @@ STATUS = """() => new Promise(async (resolve) => {
 })"""
 
 
+@pytest.mark.slow
 def test_a_first_visit_keeps_nothing_large_until_the_person_asks(
     browser: Browser, tmp_path: Path
 ) -> None:

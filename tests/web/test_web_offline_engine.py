@@ -11,6 +11,7 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext
 
 from benchmarks.server_process import ServerProcess
@@ -34,6 +35,7 @@ def _hint_once(page: object) -> str:
     return str(best.first.get_attribute("data-card"))
 
 
+@pytest.mark.slow
 def test_a_whole_game_against_three_experts_offline_with_a_hint_and_its_analysis(
     browser: Browser, phone: BrowserContext, tmp_path: Path
 ) -> None:
