@@ -33,6 +33,7 @@ def _load(name: str) -> ModuleType:
     return module
 
 
+@pytest.mark.slow
 def test_the_committed_engine_is_its_sources_built_byte_for_byte(tmp_path: Path) -> None:
     build = _load("build")
     digest = build.build_wasm(tmp_path / "engine.wasm")

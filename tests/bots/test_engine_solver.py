@@ -80,6 +80,7 @@ def test_the_engine_solves_hundreds_of_endings_with_the_references_nodes() -> No
     assert grew > 20
 
 
+@pytest.mark.slow
 def test_every_legal_card_is_solved_as_the_reference_solves_it() -> None:
     """``solve_moves`` for the seat to move on 200 endings: the same value for each legal
     card, the other words of ``out`` left as they were, and the same node count (one
@@ -104,6 +105,7 @@ def test_plain_enumeration_gives_the_solvers_value_on_small_endings() -> None:
         assert plain == engine.solve(state, me, code, trump, flags)[0]
 
 
+@pytest.mark.slow
 def test_the_tables_size_is_the_references_in_work_and_value() -> None:
     """On 40 endings of 4 to 6 cards a hand, a table of one bucket (every position
     fighting for its four rows), one that starts at one bucket and doubles many times

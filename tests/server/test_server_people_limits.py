@@ -163,6 +163,7 @@ def test_guests_are_marked_and_cannot_pass_for_a_registered_player(server: Serve
     assert (info["by"], info["by_guest"], info["seats"][0]["guest"]) == ("Cem", True, True)
 
 
+@pytest.mark.slow
 def test_the_move_clock_has_the_stand_in_move_for_a_person_who_does_not(
     server: ServerProcess,
 ) -> None:

@@ -51,6 +51,7 @@ def play_until_the_last_deal(server: ServerProcess, table: str, token: str) -> N
     peer.close()
 
 
+@pytest.mark.slow
 def test_register_take_a_seat_back_and_log_out_everywhere(
     browser: Browser, server: ServerProcess
 ) -> None:

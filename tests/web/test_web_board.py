@@ -269,6 +269,7 @@ def drop(page: Page, text: str, name: str) -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_dropped_record_opens_on_a_phone_and_a_bad_one_is_named(
     browser: Browser, server: ServerProcess
 ) -> None:

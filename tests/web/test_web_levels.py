@@ -93,6 +93,7 @@ def test_a_level_that_does_not_exist_is_refused_naming_the_levels(tmp_path: Path
         assert httpx.get(f"{local}/api/local/game", timeout=10).json()["level"] is None
 
 
+@pytest.mark.slow
 def test_a_registered_player_plays_a_level_at_a_rated_table_that_records_it(
     tmp_path: Path, browser: Browser
 ) -> None:

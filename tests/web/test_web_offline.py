@@ -295,6 +295,7 @@ def test_a_first_visit_keeps_nothing_large_until_the_person_asks(
         context.close()
 
 
+@pytest.mark.slow
 def test_only_the_files_the_build_ships_are_kept_and_served_offline(
     browser: Browser, tmp_path: Path
 ) -> None:

@@ -149,6 +149,7 @@ def assert_tappable(page: Page, selector: str, count: int, strip: float = 0) -> 
         assert item["strip"] >= strip, f"{item['name']} shows only {item['strip']:.0f} px"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "size",
     [
