@@ -85,6 +85,7 @@ def test_the_sources_run_clean_under_the_undefined_behaviour_sanitizer(tmp_path:
     assert report["batched"] == 300 * (1 + 2 * 60)
 
 
+@pytest.mark.slow
 def test_the_build_script_checks_the_committed_file() -> None:
     run = subprocess.run(
         [sys.executable, str(ENGINE / "build.py"), "--check"],
