@@ -16,7 +16,7 @@ import operator
 import types
 import typing
 from collections.abc import Iterable
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, TypedDict, cast
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 
@@ -178,8 +178,7 @@ _server_adapter: TypeAdapter[Any] = TypeAdapter(_one_of(SERVER_MESSAGES.values()
 def read_table_info(text: str | bytes) -> TableInfo:
     """A table's info as another process (or a message) wrote it, checked by its
     definition; pydantic's ``ValidationError`` (a ``ValueError``) when it is not."""
-    found: TableInfo = model_of(TableInfo).model_validate_json(text).model_dump()  # type: ignore[assignment]
-    return found
+    return cast(TableInfo, model_of(TableInfo).model_validate_json(text).model_dump())
 
 
 def check_server_message(text: str | bytes) -> BaseModel:

@@ -48,9 +48,6 @@ MAX_MESSAGE_BYTES = 4096
 SpeedChoice = Literal["fast", "normal", "slow"]
 SPEED_FACTORS: dict[str, float] = {"fast": 0.3, "normal": 1.0, "slow": 2.0}
 
-#: What a message checker is told of each class: no fields beyond the defined ones.
-_CLOSED: dict[str, Any] = {"extra": "forbid"}
-
 
 @dataclass(frozen=True)
 class Text:
@@ -66,76 +63,76 @@ class Text:
         return schema
 
 
+class _Message:
+    """What every client message shares: its ``type``, and no field beyond its own (the
+    setting pydantic reads from ``__pydantic_config__``)."""
+
+    type: ClassVar[str]
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
+
+
 @dataclass(frozen=True)
-class Hello:
+class Hello(_Message):
     """Claim a seat with the token that joining it gave (first message of a player)."""
 
     type: ClassVar[str] = "hello"
-    __pydantic_config__: ClassVar[dict[str, Any]] = _CLOSED
     token: Annotated[str, Text(1, 128)]
 
 
 @dataclass(frozen=True)
-class Watch:
+class Watch(_Message):
     """Watch the table as a spectator: the table's public view, no hand."""
 
     type: ClassVar[str] = "watch"
-    __pydantic_config__: ClassVar[dict[str, Any]] = _CLOSED
 
 
 @dataclass(frozen=True)
-class Declare:
+class Declare(_Message):
     """The declarer's choice: a contract id, and the trump suit for ``trumps``."""
 
     type: ClassVar[str] = "declare"
-    __pydantic_config__: ClassVar[dict[str, Any]] = _CLOSED
     contract: Annotated[str, Text(1, 20)]
     trump: Literal["S", "H", "D", "C"] | None = None
 
 
 @dataclass(frozen=True)
-class Play:
+class Play(_Message):
     """Play a card of the seat's hand, written ``QS``, ``TH`` or ``10H``."""
 
     type: ClassVar[str] = "play"
-    __pydantic_config__: ClassVar[dict[str, Any]] = _CLOSED
     card: Annotated[str, Text(2, 3)]
 
 
 @dataclass(frozen=True)
-class Speed:
+class Speed(_Message):
     """How fast this person would like the bots to move (answered by ``pace``)."""
 
     type: ClassVar[str] = "speed"
-    __pydantic_config__: ClassVar[dict[str, Any]] = _CLOSED
     speed: SpeedChoice
 
 
 @dataclass(frozen=True)
-class Hint:
+class Hint(_Message):
     """Ask the engine what each legal choice is worth now (a table with hints on, the
     seat to act); answered by ``hint``, to this connection only."""
 
     type: ClassVar[str] = "hint"
-    __pydantic_config__: ClassVar[dict[str, Any]] = _CLOSED
 
 
 @dataclass(frozen=True)
-class React:
+class React(_Message):
     """A quick reaction at a table of friends: one of :data:`king.table.messages.REACTIONS`,
     shown to everyone at the table as ``reaction``."""
 
     type: ClassVar[str] = "react"
-    __pydantic_config__: ClassVar[dict[str, Any]] = _CLOSED
     phrase: Annotated[str, Text(1, 20)]
 
 
 @dataclass(frozen=True)
-class Ping:
+class Ping(_Message):
     """Ask for a ``pong`` (keeps proxies from closing an idle socket)."""
 
     type: ClassVar[str] = "ping"
-    __pydantic_config__: ClassVar[dict[str, Any]] = _CLOSED
 
 
 ClientMessage = Hello | Watch | Declare | Play | Speed | Hint | React | Ping
