@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import base64
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -14,11 +15,15 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
+from king.bots import bot_seed, make_bot
+from king.offline.saved import OfflineSettings
+from king.offline.table import OfflineTable
 from tests.support.pages import CHOICES, CHROMIUM, CHROMIUM_ARGS, LEGAL, asked
 from tests.support.services import run_king
 
 __all__ = [
     "DAMAGE",
+    "EDIT_SAVED",
     "KEPT",
     "PHONE",
     "downloaded_record",
@@ -26,6 +31,8 @@ __all__ = [
     "kept",
     "phone",
     "profiled_phone",
+    "resume_saved_game",
+    "saved_game",
     "tap_what_is_asked",
 ]
 
@@ -125,3 +132,51 @@ DAMAGE = """async ([name, url]) => {
 def kept(page: Page, cache: str, url: str) -> bytes | None:
     found = page.evaluate(KEPT, [cache, url])
     return None if found is None else base64.b64decode(found)
+
+
+#: Edit the saved game in the page's IndexedDB (``change`` is applied to its entry); the
+#: build of the entry.  Done where no worker saves over it: the lobby, or the table at
+#: the person's turn (the worker saves after each move only).
+EDIT_SAVED = """async (change) => {
+  const db = await new Promise((ok, fail) => {
+    const request = indexedDB.open("king-offline", 1);
+    request.onsuccess = () => ok(request.result);
+    request.onerror = () => fail(request.error);
+  });
+  const store = (mode) => db.transaction("games", mode).objectStore("games");
+  const done = (request) => new Promise((ok) => { request.onsuccess = () => ok(request.result); });
+  const entry = await done(store("readonly").get("current"));
+  Object.assign(entry, change);
+  await done(store("readwrite").put(entry, "current"));
+  db.close();
+  return entry.build;
+}"""
+
+
+def saved_game(finished: int, seed: int, bots: Sequence[str], *, hints: bool = False) -> str:
+    """The text the page keeps for a game against ``bots`` (seats 1-3, moving at once)
+    whose first ``finished`` deals were played, as deal ``finished + 1`` begins: a game
+    played on the device so far.  Its cards are the rule bot's, the person's too (the
+    one level that plays at once in CPython; with ``bots`` rule, the very game the page
+    plays from the same seed with the person playing as the rule bot would)."""
+    table = OfflineTable.new("classic", seed, bots=["rule"] * 3, bot_pause=0.0)
+    person = make_bot("rule", seed=bot_seed(seed, 0))
+    game = table.game
+    while game.deal_number < finished:
+        if table.bot_delay() is None:
+            table.act(0, person.act(game.view(0)))
+        else:
+            table.advance()
+    settings = OfflineSettings(bots=(None, *bots), bot_pause=0.0, created=time.time(), hints=hints)
+    return OfflineTable(game.rules, seed, settings, game).saved()
+
+
+def resume_saved_game(page: Page, text: str) -> None:
+    """Put ``text`` in place of the game the offline table plays (under the build it
+    began with) and open the table again, which resumes it: a person who had played
+    that far on this device.  The page is at the person's turn, where nothing saves."""
+    assert asked(page) in ("play", "declare")
+    page.evaluate(EDIT_SAVED, {"text": text, "over": False})
+    page.reload()
+    page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=60000)
+    page.wait_for_selector("#hand .card", timeout=30000)

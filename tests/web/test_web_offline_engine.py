@@ -1,8 +1,10 @@
 """Every level on the phone, with no server and no network: the offline game plays a
 whole game against three Expert players (the search bot, its engine the page's own
-WebAssembly in the game's Web Worker), gives a hint, and opens the finished game's
-analysis board with every decision graded on the device; the record the page keeps is
-the one CPython makes for the same seed and bots, bit for bit."""
+WebAssembly in the game's Web Worker) by tapping, Trumps by its button, gives a hint,
+and opens the finished game's analysis board with every decision graded on the device;
+the record the page keeps is the one CPython makes for the same seed and bots, bit for
+bit.  (The suite's one whole game in the page: the other offline tests resume a game
+saved near its end; tests/web/test_web_offline.py kills the page mid-deal.)"""
 
 from __future__ import annotations
 
@@ -53,13 +55,16 @@ def test_a_whole_game_against_three_experts_offline_with_a_hint_and_its_analysis
     assert sorted(names) == ["Expert bot 1", "Expert bot 2", "Expert bot 3", "You"], names
     assert page.locator("#hints-badge").is_visible()
     hinted = ""
+    trumps = 0
     deadline = time.monotonic() + 900
     while (now := asked(page)) != "over":
         assert time.monotonic() < deadline, "the game did not end"
         if not hinted and now == "play" and len(page.locator("#hand .card").all()) > 5:
             hinted = _hint_once(page)
-        tap_what_is_asked(page)
+        trumps += tap_what_is_asked(page) == "trumps"
     assert hinted, "a hint was asked for and shown"
+    assert trumps == 2, "the person's two Trumps, declared by tapping their buttons"
+    assert page.locator("#deal-info").inner_text().strip() == "The game is over"
     text = downloaded_record(page, tmp_path / "offline-experts.json")
     record = json.loads(text)
     assert record["players"][1:] == ["Expert bot 1", "Expert bot 2", "Expert bot 3"]

@@ -2,12 +2,13 @@
 a phone (390x844, touch), served by plain static servers that know nothing of King:
 Python's ``http.server`` at the root of its address, and Caddy's ``file_server`` under
 ``/king/`` by the Caddyfile of docs/offline.md.  The first visit keeps the game by itself
-and the site passes Chromium's installability checks; a whole game against Hard plays,
-survives a reload mid-deal, goes on with the server stopped and the network gone, and
-downloads a record ``king replay`` accepts (CPython's own for the same seed and bots,
-against Medium, whose cards do not depend on the machine's speed); a
-newer build published mid-game waits for the game in progress to end (offline too), and
-the next game is the new build's."""
+and the site passes Chromium's installability checks; a game against Hard plays to its end
+(resumed from a game saved near it: tests/web/test_web_offline_engine.py plays a whole
+one), survives a reload mid-deal, goes on with the server stopped and the network gone,
+and downloads a record ``king replay`` accepts (CPython's own for the same seed and bots,
+against Medium, whose cards do not depend on the machine's speed); a newer build
+published mid-game waits for the game in progress to end (offline too), and the next
+game is the new build's."""
 
 from __future__ import annotations
 
@@ -31,6 +32,8 @@ from tests.support.offline_pages import (
     downloaded_record,
     kept,
     profiled_phone,
+    resume_saved_game,
+    saved_game,
     tap_what_is_asked,
 )
 from tests.support.pages import asked, hand, wait_for_promise, watch_errors
@@ -104,7 +107,7 @@ def open_home(page: Page, url: str) -> None:
     page.wait_for_selector("#offline-keep-help[data-state=kept]", timeout=90000)
 
 
-def test_a_plain_static_server_serves_an_installable_game_that_plays_whole_offline(
+def test_a_plain_static_server_serves_an_installable_game_that_plays_offline_to_its_end(
     phone: BrowserContext, tmp_path: Path
 ) -> None:
     folder = tmp_path / "site"
@@ -137,17 +140,20 @@ def test_a_plain_static_server_serves_an_installable_game_that_plays_whole_offli
         page.wait_for_selector("#hand .card", timeout=30000)
         first_hand = time.monotonic() - started
         assert build_of(page) == build
+        # Seventeen deals played on this phone so far.
+        resume_saved_game(page, saved_game(17, seed=23, bots=["hard"] * 3))
+        assert build_of(page) == build
         reloaded = went_offline = False
         deadline = time.monotonic() + 900
         while asked(page) != "over":
             assert time.monotonic() < deadline, "the game did not end"
-            if not reloaded and mid_deal(page, 2):
+            if not reloaded and mid_deal(page, 18):
                 before = deal_and_hand(page)
                 reopen(page, table)
                 assert deal_and_hand(page) == before, "the same hand after a reload"
                 reloaded = True
                 continue
-            if reloaded and not went_offline and mid_deal(page, 3):
+            if reloaded and not went_offline and mid_deal(page, 19):
                 serving.close()  # the web server stops, and the network goes
                 phone.set_offline(True)
                 before = deal_and_hand(page)
@@ -215,7 +221,10 @@ def test_a_newer_build_published_mid_game_waits_for_the_next_game(
         page.goto(table)
         page.wait_for_selector("#hand .card", timeout=30000)
         assert build_of(page) == first
-        while not mid_deal(page, 2):
+        # Sixteen deals played on this phone so far.
+        resume_saved_game(page, saved_game(16, seed=31, bots=["rule"] * 3))
+        assert build_of(page) == first
+        while not mid_deal(page, 17):
             tap_what_is_asked(page)
         # The next version is published at the same address, mid-game.
         newer = write_site(folder, "--base-path", "/king/", package=newer_package(tmp_path))
@@ -242,7 +251,7 @@ def test_a_newer_build_published_mid_game_waits_for_the_next_game(
             "() => document.getElementById('toast').textContent.includes('A new version')",
             timeout=150_000,
         )
-        while not mid_deal(page, 4):
+        while not mid_deal(page, 19):
             tap_what_is_asked(page)
         # Caddy stops and the network goes: the older build's game goes on all the same.
         serving.close()

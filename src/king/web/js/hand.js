@@ -2,11 +2,15 @@
 // Each card is a button with data-card="QS" and data-legal="true|false".
 
 import { cardImage, cardLabel } from "./cards.js";
-import { t } from "./strings.js";
+import { language, t } from "./strings.js";
 
 const hand = () => document.getElementById("hand");
 // Whether the person plays with the keyboard: then focus follows their turn.
 let keyboard = false;
+
+/** What the hand was last drawn from: drawn again unchanged, every card's face and
+ * shadow would be painted anew on each message of the table, for nothing. */
+let drawn = "";
 
 /** Draw the hand; `onPlay(code)` is called when a card is chosen. */
 export function renderHand(ctx, onPlay) {
@@ -18,21 +22,11 @@ export function renderHand(ctx, onPlay) {
   const hadFocus = box.contains(document.activeElement);
   box.classList.toggle("my-turn", legal.size > 0);
   box.classList.toggle("pending", ctx.pending);
-  const buttons = cards.map((code) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "card";
-    button.dataset.card = code;
-    const playable = legal.has(code);
-    button.dataset.legal = playable ? "true" : "false";
-    if (playable && ctx.chosen === code) button.dataset.chosen = "true"; // tap again to play
-    const label = cardLabel(code);
-    button.setAttribute("aria-label", playable ? t("card.playable", { card: label }) : label);
-    button.append(cardImage(code));
-    button.addEventListener("click", () => onPlay(code));
-    return button;
-  });
-  arrange(box, buttons);
+  const drawing = JSON.stringify([cards, [...legal], ctx.chosen, language(), window.innerWidth, window.innerHeight]);
+  if (drawing !== drawn || box.querySelectorAll(".card").length !== cards.length) {
+    arrange(box, buttonsOf(cards, legal, ctx.chosen, onPlay));
+    drawn = drawing;
+  }
   // Keep keyboard players where they were, or bring them to their first legal card.
   const again = focused && box.querySelector(`[data-card="${focused}"]`);
   if (again && hadFocus) {
@@ -40,6 +34,24 @@ export function renderHand(ctx, onPlay) {
   } else if (legal.size > 0 && keyboard && (hadFocus || document.activeElement === document.body)) {
     box.querySelector('[data-legal="true"]')?.focus({ preventScroll: true });
   }
+}
+
+/** A button for each card, the legal ones marked (and the one chosen, to tap again). */
+function buttonsOf(cards, legal, chosen, onPlay) {
+  return cards.map((code) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "card";
+    button.dataset.card = code;
+    const playable = legal.has(code);
+    button.dataset.legal = playable ? "true" : "false";
+    if (playable && chosen === code) button.dataset.chosen = "true"; // tap again to play
+    const label = cardLabel(code);
+    button.setAttribute("aria-label", playable ? t("card.playable", { card: label }) : label);
+    button.append(cardImage(code));
+    button.addEventListener("click", () => onPlay(code));
+    return button;
+  });
 }
 
 /** The narrowest strip of a card a finger must be able to tap (CSS px). */
