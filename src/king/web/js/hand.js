@@ -10,7 +10,7 @@ let keyboard = false;
 
 /** What the hand was last drawn from: drawn again unchanged, every card's face and
  * shadow would be painted anew on each message of the table, for nothing. */
-let drawn = "";
+let drawn = ""; // (a new screen size lays the same cards out again: layout below)
 
 /** Draw the hand; `onPlay(code)` is called when a card is chosen. */
 export function renderHand(ctx, onPlay) {
@@ -22,7 +22,7 @@ export function renderHand(ctx, onPlay) {
   const hadFocus = box.contains(document.activeElement);
   box.classList.toggle("my-turn", legal.size > 0);
   box.classList.toggle("pending", ctx.pending);
-  const drawing = JSON.stringify([cards, [...legal], ctx.chosen, language(), window.innerWidth, window.innerHeight]);
+  const drawing = JSON.stringify([cards, [...legal], ctx.chosen, language()]);
   if (drawing !== drawn || box.querySelectorAll(".card").length !== cards.length) {
     arrange(box, buttonsOf(cards, legal, ctx.chosen, onPlay));
     drawn = drawing;
