@@ -1,7 +1,9 @@
 """The table at every screen size, phone first, and the flow of a deal's end, in Debian's
 Chromium: nothing scrolls sideways, every declaration and every card of the hand can be
-tapped where it shows, the score sheet shows all four players, and at each deal's end
-the summary comes before anything of the next deal."""
+tapped where it shows, no text overlaps other text and no tap target is under a
+finger's size as a deal goes (tests/support/layout.py), the seats say the summary's
+numbers, the score sheet shows all four players, and at each deal's end the summary
+comes before anything of the next deal."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from playwright.sync_api import Error as PlaywrightError
 from benchmarks.server_process import ServerProcess
 from king.game import Game
 from king.rules import POINTS_PER_UNIT, Contract
+from tests.support.layout import check_summary_numbers, layout_faults
 from tests.support.pages import CHOICES, LEGAL, asked, serious_violations, watch_errors
 
 SIZES = [
@@ -173,6 +176,8 @@ def test_every_screen_shows_every_choice_the_whole_hand_and_four_columns(
     assert page.locator(f"{CHOICES}[data-contract='trumps']").count() == 4
     if size == (390, 844):
         assert not serious_violations(page)
+    # And the layout as the deal goes: no text over other text, no target under a finger.
+    faults = layout_faults(page)
     page.locator('[data-contract="no-hearts"]').tap()
     page.wait_for_selector(LEGAL)
     page.wait_for_function("document.body.dataset.busy === 'false'")
@@ -191,12 +196,15 @@ def test_every_screen_shows_every_choice_the_whole_hand_and_four_columns(
             for cards, points in taken:
                 assert all(card in HEARTS for card in cards) and points == -30 * len(cards)
             seen_taken = seen_taken or any(cards for cards, _ in taken)
+            faults.extend(layout_faults(page))
             try:
                 legal.first.tap(timeout=1000)
             except Exception:  # the hand changed under the tap
                 continue
         page.wait_for_timeout(30)
     assert seen_taken, "no seat showed the hearts it took"
+    assert not faults, sorted(set(faults))
+    check_summary_numbers(page, size)
     assert_tappable(page, "#summary-continue", 1)
     took = summary_took(page)
     assert sorted(card for cards, _ in took for card in cards) == sorted(HEARTS)
