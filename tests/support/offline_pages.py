@@ -153,7 +153,7 @@ EDIT_SAVED = """async (change) => {
 }"""
 
 
-def saved_game(finished: int, seed: int, bots: Sequence[str], *, hints: bool = False) -> str:
+def saved_game(finished: int, seed: int, bots: Sequence[str]) -> str:
     """The text the page keeps for a game against ``bots`` (seats 1-3, moving at once)
     whose first ``finished`` deals were played, as deal ``finished + 1`` begins: a game
     played on the device so far.  Its cards are the rule bot's, the person's too (the
@@ -167,7 +167,7 @@ def saved_game(finished: int, seed: int, bots: Sequence[str], *, hints: bool = F
             table.act(0, person.act(game.view(0)))
         else:
             table.advance()
-    settings = OfflineSettings(bots=(None, *bots), bot_pause=0.0, created=time.time(), hints=hints)
+    settings = OfflineSettings(bots=(None, *bots), bot_pause=0.0, created=time.time())
     return OfflineTable(game.rules, seed, settings, game).saved()
 
 

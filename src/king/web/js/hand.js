@@ -23,7 +23,7 @@ export function renderHand(ctx, onPlay) {
   box.classList.toggle("my-turn", legal.size > 0);
   box.classList.toggle("pending", ctx.pending);
   const drawing = JSON.stringify([cards, [...legal], ctx.chosen, language()]);
-  if (drawing !== drawn || box.querySelectorAll(".card").length !== cards.length) {
+  if (drawing !== drawn) {
     arrange(box, buttonsOf(cards, legal, ctx.chosen, onPlay));
     drawn = drawing;
   }
