@@ -14,7 +14,6 @@ import json
 import os
 import socket
 import struct
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -38,6 +37,7 @@ from king.jsontext import JSONTextError, loads
 from king.record import RecordError, ReplayReport, dump, replay
 from king.server.store.event_log import Database
 from king.tui.save import PlayError, SavedGame, read_saved, record_of
+from tests.support.cli import king_here
 from tests.support.games import EXAMPLES
 from tests.support.hostile import documents
 from tests.support.peers import table_socket
@@ -123,17 +123,6 @@ def test_a_saved_game_is_resumed_or_refused_and_left_as_it_was(
     assert path.read_bytes() == as_bytes(document)
 
 
-def king(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "king", *args],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        stdin=subprocess.DEVNULL,
-    )
-
-
 NASTY = [
     "[" * 10_000 + "]" * 10_000,
     '{"format": "king-record/1", "deals": ' + "[" * 5000 + "]" * 5000 + "}",
@@ -154,13 +143,13 @@ def test_king_replay_and_resume_answer_nasty_files_in_one_line(tmp_path: Path, n
     path.write_text(NASTY[number], encoding="utf-8")
     before = path.read_bytes()
     for args in (["replay", str(path)], ["replay", "--json", str(path)]):
-        result = king(*args)
+        result = king_here(*args)
         assert result.returncode in (1, 2), result.stderr
         assert "Traceback" not in result.stderr + result.stdout
         if result.returncode == 2:
             assert result.stderr.startswith("king: ") and result.stderr.count("\n") == 1
             assert len(result.stderr) < 500
-    result = king("play", "--resume", str(path), "--bots", "random,random,random")
+    result = king_here("play", "--resume", str(path), "--bots", "random,random,random")
     assert result.returncode == 2, result.stdout + result.stderr
     assert "Traceback" not in result.stderr + result.stdout
     assert result.stderr.startswith("king: ") and result.stderr.count("\n") == 1

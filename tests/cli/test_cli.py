@@ -1,4 +1,6 @@
-"""The ``king`` command, run as a real process: output, exit codes, no tracebacks."""
+"""The ``king`` command: output, exit codes, no tracebacks.  Run by its entry point in
+the test's process (:func:`tests.support.cli.king_here`), and as a real process where
+that is the claim: the installed command, standard input, a fresh interpreter."""
 
 from __future__ import annotations
 
@@ -14,10 +16,17 @@ from king.bots import available_bots
 from king.game import Game
 from king.record import dump, replay
 from king.rules import Rules
+from tests.support.cli import king_here
 from tests.support.games import EXAMPLES, play_random_game
 
 
-def king(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+def king(*args: str) -> subprocess.CompletedProcess[str]:
+    result = king_here(*args)
+    assert "Traceback" not in result.stderr + result.stdout, result.stderr
+    return result
+
+
+def king_process(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
     result = subprocess.run(
         [sys.executable, "-m", "king", *args],
         input=stdin.decode() if stdin is not None else None,
@@ -94,7 +103,7 @@ def test_replay_of_a_missing_file_or_folder_exits_2(tmp_path: Path) -> None:
 
 def test_replay_reads_standard_input() -> None:
     text = (EXAMPLES / "partial-pagat.json").read_bytes()
-    result = king("replay", "-", "--json", stdin=text)
+    result = king_process("replay", "-", "--json", stdin=text)
     assert result.returncode == 0
     assert json.loads(result.stdout)["valid"] is True
 
@@ -143,8 +152,8 @@ def test_bad_flags_get_a_usage_error_not_a_traceback() -> None:
 
 
 def test_version_and_help() -> None:
-    assert king("--version").stdout.startswith("king ")
-    result = king("--help")
+    assert king_process("--version").stdout.startswith("king ")
+    result = king_process("--help")
     assert result.returncode == 0
     for command in ("play", "serve", "arena", "replay", "bench"):
         assert command in result.stdout
@@ -262,6 +271,8 @@ def test_nothing_compiles_and_neither_numba_nor_llvmlite_is_installed() -> None:
     for name in ("numba", "llvmlite"):
         with pytest.raises(importlib.metadata.PackageNotFoundError):
             importlib.metadata.distribution(name)
-    run = king("arena", "--bots", "search:time=0.01&worlds=16,random,random,random", "--deals", "1")
+    run = king_process(
+        "arena", "--bots", "search:time=0.01&worlds=16,random,random,random", "--deals", "1"
+    )
     assert run.returncode == 0, run.stderr
     assert "compiling" not in run.stderr and "preparing" not in run.stderr

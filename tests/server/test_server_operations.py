@@ -19,6 +19,7 @@ import pytest
 from benchmarks.backends import PostgresServer, RedisServer
 from benchmarks.server_process import ServerProcess, free_port
 from king.server.store.database import open_store
+from tests.support.cli import king_here
 from tests.support.services import Cluster, query, run_king
 
 
@@ -50,10 +51,10 @@ def test_a_server_alone_and_processes_sharing_tables_refuse_each_other(
     ]
     refused(serve_alone(cluster.db), "--redis share the tables of", "same --redis")
     copy = tmp_path / "copy.db"
-    refused(run_king("db", "copy", cluster.db, str(copy)), "in use by a running king server")
+    refused(king_here("db", "copy", cluster.db, str(copy)), "in use by a running king server")
     other = tmp_path / "other.db"
     open_store(other).close()
-    refused(run_king("db", "copy", str(other), cluster.db), "in use by a running king server")
+    refused(king_here("db", "copy", str(other), cluster.db), "in use by a running king server")
     for process in cluster.processes:
         process.stop()
     with ServerProcess(cluster.db, log=tmp_path / "alone.log") as alone:
@@ -61,8 +62,8 @@ def test_a_server_alone_and_processes_sharing_tables_refuse_each_other(
         assert {t["id"] for t in lobby["open"]} == set(tables)
         member = run_king("serve", "--port", "0", "--db", cluster.db, "--redis", cluster.redis)
         refused(member, "without --redis", "alone", "start every process on this database")
-        refused(run_king("db", "copy", cluster.db, str(copy)), "in use by a running king server")
-    copied = run_king("db", "copy", cluster.db, str(copy))
+        refused(king_here("db", "copy", cluster.db, str(copy)), "in use by a running king server")
+    copied = king_here("db", "copy", cluster.db, str(copy))
     assert copied.returncode == 0, copied.stderr
     assert "copied 3 tables" in copied.stdout
 
@@ -74,9 +75,9 @@ def test_king_db_copy_refuses_a_sqlite_file_that_a_server_holds(
     target = postgres_server.create_database()
     with ServerProcess(source) as server:
         httpx.post(f"{server.url}/api/tables", json={"seats": [{"kind": "human"}] * 4})
-        refused(run_king("db", "copy", str(source), target), "in use by a running king server")
+        refused(king_here("db", "copy", str(source), target), "in use by a running king server")
         assert query(target, "SELECT to_regclass('king_tables') IS NULL") == [(True,)]
-    copied = run_king("db", "copy", str(source), target)
+    copied = king_here("db", "copy", str(source), target)
     assert copied.returncode == 0, copied.stderr
     assert "copied 1 tables" in copied.stdout
 

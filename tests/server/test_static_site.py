@@ -15,7 +15,7 @@ import pytest
 
 from king.server.site import offline
 from king.server.site.static import SiteError, check_base_path, site_files
-from tests.support.services import run_king
+from tests.support.cli import king_here
 
 
 def tree(folder: Path) -> dict[str, str]:
@@ -30,7 +30,7 @@ def test_the_site_is_the_same_bytes_for_the_same_version_and_is_written_over_who
     tmp_path: Path,
 ) -> None:
     folder = tmp_path / "site"
-    done = run_king("site", str(folder), "--base-path", "/king/", "--json")
+    done = king_here("site", str(folder), "--base-path", "/king/", "--json")
     assert done.returncode == 0, done.stderr
     figures = json.loads(done.stdout)
     before = tree(folder)
@@ -38,7 +38,7 @@ def test_the_site_is_the_same_bytes_for_the_same_version_and_is_written_over_who
     assert figures["bytes"] == sum((folder / name).stat().st_size for name in before)
     # Written again over itself, as a publisher updates the folder: the same bytes, and
     # nothing left beside it.
-    again = run_king("site", str(folder), "--base-path", "/king/")
+    again = king_here("site", str(folder), "--base-path", "/king/")
     assert again.returncode == 0, again.stderr
     assert f"wrote build {offline.build()}" in again.stdout
     assert tree(folder) == before
@@ -85,18 +85,18 @@ def test_a_folder_in_use_or_a_bad_base_path_is_refused_in_words(tmp_path: Path) 
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("mine", encoding="utf-8")
-    refused = run_king("site", str(mine))
+    refused = king_here("site", str(mine))
     assert refused.returncode == 2
     said = f"king: {mine} is not empty and holds no King site: give an empty folder\n"
     assert refused.stderr == said
     assert [p.name for p in mine.iterdir()] == ["notes.txt"]
     a_file = tmp_path / "file"
     a_file.write_text("x", encoding="utf-8")
-    assert run_king("site", str(a_file)).stderr == f"king: {a_file} is a file, not a folder\n"
+    assert king_here("site", str(a_file)).stderr == f"king: {a_file} is a file, not a folder\n"
     for base in ("/a b/", "/../x/", "http://host/king/", "/king/?x"):
         with pytest.raises(SiteError, match="is not a folder of a web address"):
             check_base_path(base)
     assert check_base_path("king") == "/king/" and check_base_path("") == "/"
-    bad = run_king("site", str(tmp_path / "new"), "--base-path", "/a b/")
+    bad = king_here("site", str(tmp_path / "new"), "--base-path", "/a b/")
     assert bad.returncode == 2 and "not a folder of a web address" in bad.stderr
     assert not (tmp_path / "new").exists()

@@ -18,8 +18,8 @@ from playwright.sync_api import Error as PlaywrightError
 from king.bots import bot_seed, make_bot
 from king.offline.saved import OfflineSettings
 from king.offline.table import OfflineTable
+from tests.support.cli import king_here
 from tests.support.pages import CHOICES, CHROMIUM, CHROMIUM_ARGS, LEGAL, asked
-from tests.support.services import run_king
 
 __all__ = [
     "DAMAGE",
@@ -109,7 +109,7 @@ def downloaded_record(page: Page, path: Path) -> str:
     with page.expect_download() as download:
         page.locator("#dlg-sheet a[href='#offline-record']").tap()
     download.value.save_as(path)
-    replayed = run_king("replay", str(path))
+    replayed = king_here("replay", str(path))
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     return path.read_text(encoding="utf-8")
 

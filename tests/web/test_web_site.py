@@ -26,6 +26,7 @@ import pytest
 from playwright.sync_api import BrowserContext, Page
 
 import king
+from tests.support.cli import king_here
 from tests.support.games import play_record_again
 from tests.support.offline_pages import (
     DAMAGE,
@@ -37,7 +38,6 @@ from tests.support.offline_pages import (
     tap_what_is_asked,
 )
 from tests.support.pages import asked, hand, wait_for_promise, watch_errors
-from tests.support.services import run_king
 from tests.support.static_servers import caddy_file_server, python_http_server
 
 pytestmark = pytest.mark.slow
@@ -55,7 +55,7 @@ def write_site(folder: Path, *args: str, package: Path | None = None) -> str:
     """``king site FOLDER ARGS`` (with the ``king`` package at ``package``, a newer
     build, when given); the build it wrote."""
     if package is None:
-        done = run_king("site", str(folder), *args, "--json")
+        done = king_here("site", str(folder), *args, "--json")
     else:
         env = {**os.environ, "PYTHONPATH": str(package.parent)}
         command = [sys.executable, "-m", "king", "site", str(folder), *args, "--json"]

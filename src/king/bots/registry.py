@@ -6,6 +6,7 @@ those other packages declare as entry points, and those registered at run time; 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.metadata
 from collections.abc import Callable, Iterable, Iterator
@@ -160,10 +161,13 @@ def scoped_registry() -> Iterator[None]:
         _REGISTRY.update(saved)
 
 
+@functools.cache
 def _plugins() -> dict[str, BotInfo]:
     """The bots declared as entry points of :data:`ENTRY_POINT_GROUP`, each loaded (its
     declaring module imported) only when every bot is listed or a name is not built in;
-    one that fails to load is left out, so a broken plugin cannot break the others."""
+    one that fails to load is left out, so a broken plugin cannot break the others.
+    Read once a process: the installed packages do not change under it, and a help text
+    or a server's check of a seat would otherwise scan every package's metadata again."""
     found: dict[str, BotInfo] = {}
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         try:
