@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from king.arena import ArenaConfig, PlayResult, deal_declaration, play_set, run_arena
 from king.record import replay
 from king.rules import Contract, Rules
+from tests.support.cli import king_here
 
 
 def test_single_deals_cycle_through_every_contract_and_trump_suit() -> None:
@@ -82,13 +82,8 @@ def test_every_preset_plays(tmp_path: Path) -> None:
 
 
 def _king(*args: str) -> subprocess.CompletedProcess[str]:
-    result = subprocess.run(
-        [sys.executable, "-m", "king", *args],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
+    """``king ARGS`` by its entry point, here (its processes for ``--jobs`` are its own)."""
+    result = king_here(*args)
     assert "Traceback" not in result.stderr
     return result
 

@@ -6,14 +6,13 @@ so."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from king.server.people.ratings import SCALE
+from tests.support.cli import king_here
 from tests.support.scripts import load_script
 
 
@@ -23,9 +22,8 @@ def _script() -> ModuleType:
 
 def arena(folder: Path, bots: str, sets: int) -> Path:
     out = folder / f"{bots.replace(',', '-')}.jsonl"
-    command = [sys.executable, "-m", "king", "arena", "--bots", bots, "--games", str(sets)]
-    done = subprocess.run(
-        [*command, "--seed", "3", "--out", str(out)], capture_output=True, text=True, check=False
+    done = king_here(
+        "arena", "--bots", bots, "--games", str(sets), "--seed", "3", "--out", str(out)
     )
     assert done.returncode == 0, done.stderr
     return out
