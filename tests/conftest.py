@@ -101,9 +101,21 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(home, ignore_errors=True)
 
 
-#: A test that takes longer than this (seconds of its call) is ``slow``: the inner loop
-#: (``pytest -m "not slow"``) leaves it out.  The run's summary names any that is not
-#: marked so (a list to act on, never a failure: times vary with the machine).
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject.toml's addopts): a worker per core and one more.  About a
+    tenth of a run waits (a server starting, a socket, a page's timers) with a core idle:
+    the extra worker's tests run then.  PYTEST_XDIST_AUTO_NUM_WORKERS still decides."""
+    given = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
+    if given:
+        return int(given)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (cores or 1) + 1
+
+
+#: A test that takes longer than this (seconds of its call, in the inner loop's run) is
+#: ``slow``: the inner loop (``pytest -m "not slow"``) leaves it out.  That run's summary
+#: names any that is not marked so (a list to act on, never a failure: times vary with
+#: the machine; in a whole run, beside the long tests, every call takes longer).
 SLOW_AFTER = 5.0
 
 
@@ -117,8 +129,9 @@ _SLOW_SEEN: list[tuple[float, str]] = []
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Name the tests that took longer than :data:`SLOW_AFTER` and are not ``slow``."""
-    if _SLOW_SEEN:
+    """Name the tests that took longer than :data:`SLOW_AFTER` and are not ``slow``, in
+    a run that leaves the slow ones out."""
+    if _SLOW_SEEN and "not slow" in (terminalreporter.config.option.markexpr or ""):
         terminalreporter.section("slow tests not marked slow")
         for seconds, nodeid in sorted(_SLOW_SEEN, reverse=True):
             terminalreporter.write_line(f"{seconds:7.2f}s {nodeid}")

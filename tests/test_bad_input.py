@@ -313,6 +313,7 @@ def full(server: ServerProcess) -> str:
     return full_table(server)[0]
 
 
+@pytest.mark.slow
 @FEW
 @given(st.data())
 def test_http_bodies_are_refused_with_a_4xx_and_change_nothing(
@@ -358,8 +359,10 @@ def test_booleans_and_floats_are_not_numbers_over_http(server: ServerProcess) ->
 
 # -- the external-bot protocol ---------------------------------------------------------
 
-#: A bot program that shakes hands, then answers every request with the file's bytes
-#: (or answers the handshake itself with them).
+#: A bot program that shakes hands, then answers the request with the file's bytes (or
+#: answers the handshake itself with them), and ends: an answer the host waits past
+#: (one for another request, say) meets the end of the bot's output at once, not the
+#: host's timeout.
 FAKE_BOT = """
 import sys
 answer = open(sys.argv[1], 'rb').read()
@@ -368,9 +371,11 @@ out = sys.stdout.buffer
 for number, line in enumerate(sys.stdin.buffer):
     if number == 0 and not handshake_too:
         out.write(b'{"type": "hello", "protocol": "king-bot/1", "name": "fake"}\\n')
-    else:
-        out.write(answer + b'\\n')
+        out.flush()
+        continue
+    out.write(answer + b'\\n')
     out.flush()
+    break
 """
 
 

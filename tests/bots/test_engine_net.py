@@ -372,6 +372,7 @@ def test_lookahead_rollouts_are_the_references_on_every_thread_count() -> None:
     assert checked > 30
 
 
+@pytest.mark.slow
 def test_the_engine_plays_the_references_lookahead_card() -> None:
     """The lookahead card and the seed it leaves are the reference's at about a thousand
     positions of deals of every contract, trump and mix of toggles, with a few settings

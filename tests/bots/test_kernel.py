@@ -266,6 +266,7 @@ def test_the_solver_agrees_with_plain_enumeration_on_many_endings(tricks_left: i
     assert checked > (250 if tricks_left == 4 else 50)
 
 
+@pytest.mark.slow
 def test_the_solver_agrees_with_plain_enumeration_where_a_seat_may_take_no_more() -> None:
     """Endings made to test when a seat is settled as taking no more tricks: a few cards
     in one to four suits (so that one side often holds only higher cards of a suit),

@@ -38,6 +38,7 @@ def read_terminal_qr(lines: list[str]) -> str:
     return str(found[0].text)
 
 
+@pytest.mark.slow
 def test_king_lan_shows_a_phone_the_address_it_chose_as_text_and_as_qr_codes(
     tmp_path: Path, browser: Browser
 ) -> None:

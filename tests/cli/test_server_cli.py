@@ -18,6 +18,7 @@ from tests.support.peers import open_socket
 from tests.support.services import ADDRESS, query, run_king, start_local, stop
 
 
+@pytest.mark.slow
 def test_king_starts_a_local_table_against_three_bots_and_resumes_it(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     opened = tmp_path / "opened.txt"
@@ -49,6 +50,7 @@ def test_king_starts_a_local_table_against_three_bots_and_resumes_it(tmp_path: P
     stop(process)
 
 
+@pytest.mark.slow
 def test_king_hints_starts_a_game_with_hints_and_keeps_resuming_it(tmp_path: Path) -> None:
     args = ("--db", str(tmp_path / "games.db"), "--bots", "random,random,random", "--no-browser")
     process, line = start_local(*args)
@@ -200,6 +202,7 @@ def test_a_second_king_opens_the_running_table_instead_of_refusing(tmp_path: Pat
         stop(process)
 
 
+@pytest.mark.slow
 def test_the_local_player_gets_history_statistics_and_a_rating(tmp_path: Path) -> None:
     """The person at the local ``king`` is one account (no login): their rated games
     against the house bots count in the same database, across restarts."""
@@ -274,6 +277,7 @@ def _start_local_lines(*args: str) -> tuple[subprocess.Popen[str], list[str]]:
     return process, lines
 
 
+@pytest.mark.slow
 def test_king_new_closes_the_game_it_replaces_for_good(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     args = ("--db", str(db), "--bots", "random,random,random", "--no-browser")

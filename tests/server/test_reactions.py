@@ -93,6 +93,7 @@ def reactions_within(peer: Peer, seconds: float) -> list[Message]:
     return heard
 
 
+@pytest.mark.slow
 def test_many_sockets_of_one_seat_still_react_once_a_second(server: ServerProcess) -> None:
     claim = create(server, ["human", "human", "rule", "rule"], seed=7)
     table = claim["table"]

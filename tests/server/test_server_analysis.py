@@ -50,6 +50,7 @@ def follow(server: ServerProcess, key: str, timeout: float = 240) -> dict[str, A
         time.sleep(0.3)
 
 
+@pytest.mark.slow
 def test_a_sent_record_is_analysed_and_kept(server: ServerProcess) -> None:
     record = one_deal(4)
     answer = httpx.post(f"{server.url}/api/analysis", json=record, timeout=30)

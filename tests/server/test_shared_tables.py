@@ -155,6 +155,7 @@ def test_a_process_stopped_with_sigterm_hands_its_tables_over(
     asyncio.run(run())
 
 
+@pytest.mark.slow
 def test_bad_redis_settings_are_refused_in_one_line(
     postgres_server: PostgresServer, tmp_path: Any
 ) -> None:

@@ -146,6 +146,7 @@ def test_a_rated_game_to_the_end_shows_in_history_stats_and_rating(
     page.context.close()
 
 
+@pytest.mark.slow
 def test_guests_are_marked_the_clock_shows_and_log_out_forgets_the_seats(
     browser: Browser, server: ServerProcess
 ) -> None:

@@ -152,6 +152,7 @@ def test_two_people_share_a_table_with_two_bots(browser: Browser, server: Server
     bo.close()
 
 
+@pytest.mark.slow
 def test_a_player_comes_back_after_closing_the_page(
     browser: Browser, server: ServerProcess
 ) -> None:

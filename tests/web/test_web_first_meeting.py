@@ -70,6 +70,7 @@ def no_engine_words(page: Page) -> None:
     assert found is None, f"{found.group(0)!r} on the screen: {text[:2000]}"
 
 
+@pytest.mark.slow
 def test_the_level_is_asked_once_with_a_way_out(local: Local, owner: BrowserContext) -> None:
     page = owner.new_page()
     errors = watch_errors(page)
@@ -88,6 +89,7 @@ def test_the_level_is_asked_once_with_a_way_out(local: Local, owner: BrowserCont
     page.close()
 
 
+@pytest.mark.slow
 def test_a_friend_sees_the_host_by_name_and_the_seats_as_numbered(
     local: Local, browser: Browser, owner: BrowserContext
 ) -> None:

@@ -85,7 +85,7 @@ def declare_if_asked(page: Page, contract: str = "no-queens") -> bool:
     return True
 
 
-@pytest.mark.parametrize("language", ["tr", "th"])
+@pytest.mark.parametrize("language", [pytest.param("tr", marks=pytest.mark.slow), "th"])
 def test_the_table_in_another_language_names_the_contract_and_explains_an_illegal_card(
     browser: Browser, server: ServerProcess, language: str
 ) -> None:
@@ -152,6 +152,7 @@ def test_the_table_in_another_language_names_the_contract_and_explains_an_illega
     context.close()
 
 
+@pytest.mark.slow
 def test_the_language_is_remembered_and_set_by_the_address(
     browser: Browser, server: ServerProcess
 ) -> None:
@@ -387,6 +388,7 @@ def test_the_rules_open_by_keyboard_in_turkish_with_the_tables_own_rules(
     context.close()
 
 
+@pytest.mark.slow
 def test_the_rules_dialog_follows_the_language_and_axe_finds_nothing_serious_in_thai(
     browser: Browser, server: ServerProcess
 ) -> None:

@@ -71,6 +71,7 @@ def play_to_the_summary(page: Page, faults: list[str]) -> None:
 SMALL_SIDEWAYS = (640, 360)
 
 
+@pytest.mark.slow
 def test_a_deal_on_a_small_phone_sideways_overlaps_nothing_and_ends_with_the_summary_s_numbers(
     browser: Browser, server: ServerProcess
 ) -> None:

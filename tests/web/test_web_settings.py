@@ -39,6 +39,7 @@ def open_menu_setting(page: Page, selector: str) -> None:
     page.check(selector)
 
 
+@pytest.mark.slow
 def test_tap_twice_to_play_is_remembered_and_the_first_tap_only_lifts_the_card(
     browser: Browser, server: ServerProcess
 ) -> None:
