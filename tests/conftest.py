@@ -105,8 +105,12 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (pyproject.toml's addopts): a worker per core and one more.  About a
     tenth of a run waits (a server starting, a socket, a page's timers) with a core idle:
     the extra worker's tests run then.  PYTEST_XDIST_AUTO_NUM_WORKERS still decides."""
-    given = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS")
+    given = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "").strip()
     if given:
+        if not given.isdigit() or int(given) < 1:
+            raise pytest.UsageError(
+                f"PYTEST_XDIST_AUTO_NUM_WORKERS={given!r}: give a count of 1 or more"
+            )
         return int(given)
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return (cores or 1) + 1
