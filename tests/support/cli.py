@@ -16,14 +16,14 @@ from king.cli import run
 ENCODING = "utf-8"
 
 
-def king_here(*args: str, stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
-    """``king ARGS`` to its end in this process, standard input ``stdin``, its output
+def king_here(*args: str) -> subprocess.CompletedProcess[str]:
+    """``king ARGS`` to its end in this process, standard input empty, its output
     captured; answered as :func:`subprocess.run` answers for the process.  An exception
     the command does not turn into a message is raised here, failing the test."""
     out, err = io.BytesIO(), io.BytesIO()
     # Held until the end: a wrapper that goes away closes the bytes under it.
     streams = (
-        io.TextIOWrapper(io.BytesIO(stdin), encoding=ENCODING),
+        io.TextIOWrapper(io.BytesIO(), encoding=ENCODING),
         io.TextIOWrapper(out, encoding=ENCODING, write_through=True),
         io.TextIOWrapper(err, encoding=ENCODING, write_through=True),
     )
