@@ -5,7 +5,6 @@ run (the SQLite one is the inner loop's).  Helpers live in :mod:`tests.support`.
 
 from __future__ import annotations
 
-import fcntl
 import itertools
 import os
 import shutil
@@ -19,6 +18,7 @@ from hypothesis import HealthCheck, settings
 
 from king.server.store.event_log import Database
 from tests.support import ROOT
+from tests.support.machine import as_if_alone, note_worker
 from tests.support.pages import CHROMIUM, CHROMIUM_ARGS
 from tests.support.services import Cluster, start_cluster
 
@@ -39,8 +39,11 @@ _BACKEND_FIXTURES = ("database", "module_database", "databases")
 #: the terminal) early, so that the workers finish together, then the rest; the
 #: server's (which time takeovers and latencies) and the engine's later.  Folders not
 #: named, and the files at the top, come in between.  (xdist keeps this order with
-#: ``--no-loadscope-reorder``: pyproject.toml's addopts.)
+#: ``--no-loadscope-reorder``: pyproject.toml's addopts.)  A test marked ``alone`` comes
+#: after the server's, at :data:`ALONE_PLACE`: its neighbours meanwhile are then the
+#: commands' and the engine's tests, which keep no times of their own.
 _FOLDER_ORDER = {"scripts": 0, "web": 1, "tui": 2, "server": 6, "arena": 7, "cli": 8, "bots": 9}
+ALONE_PLACE = 6.5
 
 
 #: The folders of a person's own data that a run replaces with its own: nothing a test
@@ -141,7 +144,9 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             terminalreporter.write_line(f"{seconds:7.2f}s {nodeid}")
 
 
-def _order(item: pytest.Item) -> tuple[int, str]:
+def _order(item: pytest.Item) -> tuple[float, str]:
+    if item.get_closest_marker("alone") is not None:
+        return (ALONE_PLACE, str(item.path))
     parts = Path(str(item.path)).relative_to(ROOT / "tests").parts
     place = _FOLDER_ORDER.get(parts[0], 5) if len(parts) > 1 else 5
     return (place, str(item.path))
@@ -169,19 +174,21 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def _share_the_machine(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[None]:
-    """Every test shares the machine with the other workers' tests, but one marked
-    ``alone``: it waits for the running ones to end and no other starts until it has
-    (two locks every worker of the run sees: a gate no test passes while an ``alone``
-    one holds it, and the machine, held shared by each running test)."""
+    """Every test shares the machine with the other workers' tests; while one marked
+    ``alone`` runs, theirs run at the lowest priority (:mod:`tests.support.machine`)."""
     base = tmp_path_factory.getbasetemp()
     folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    alone = request.node.get_closest_marker("alone") is not None
-    with (folder / "gate.lock").open("a") as gate, (folder / "machine.lock").open("a") as machine:
-        fcntl.flock(gate, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
-        fcntl.flock(machine, fcntl.LOCK_EX if alone else fcntl.LOCK_SH)
-        if not alone:
-            fcntl.flock(gate, fcntl.LOCK_UN)
+    if not _NOTED:
+        note_worker(folder)
+        _NOTED.append(folder)
+    if request.node.get_closest_marker("alone") is None:
         yield
+        return
+    with as_if_alone(folder):
+        yield
+
+
+_NOTED: list[Path] = []
 
 
 @pytest.fixture(scope="module")
