@@ -204,7 +204,7 @@ def test_two_games_are_logged_exactly_as_acknowledged_while_logins_are_hammered(
     games = [Game(server, *four_people(server, seed)) for seed in (1, 2)]
     accounts_before = int(query(server.db, "SELECT COUNT(*) FROM king_accounts")[0][0])
     deadline = time.monotonic() + 600
-    with Hammer(server, threads=6, table=games[0].table) as hammer:
+    with Hammer(server, threads=3, table=games[0].table) as hammer:
         players = [threading.Thread(target=game.play, args=(deadline,)) for game in games]
         for thread in players:
             thread.start()
