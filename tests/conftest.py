@@ -170,6 +170,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.cluster)
 
 
+#: The run's folder, once this worker has noted itself there.
+_NOTED: list[Path] = []
+
+
 @pytest.fixture(autouse=True)
 def _share_the_machine(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -186,9 +190,6 @@ def _share_the_machine(
         return
     with as_if_alone(folder):
         yield
-
-
-_NOTED: list[Path] = []
 
 
 @pytest.fixture(scope="module")

@@ -38,8 +38,11 @@ def _workers(folder: Path) -> list[int]:
 
 
 def _children() -> dict[int, list[int]]:
-    """Every process's children, from /proc."""
+    """Every process's children, from /proc (none known on a system without it: there
+    the workers share the machine as they are)."""
     children: dict[int, list[int]] = {}
+    if not os.path.isdir("/proc"):
+        return children
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
