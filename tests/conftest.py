@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, settings
 
 from king.server.store.event_log import Database
 from tests.support import ROOT
-from tests.support.machine import as_if_alone, note_worker
+from tests.support.machine import as_if_alone, note_worker, run_folder
 from tests.support.pages import CHROMIUM, CHROMIUM_ARGS
 from tests.support.services import Cluster, start_cluster
 
@@ -170,21 +170,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.cluster)
 
 
-#: The run's folder, once this worker has noted itself there.
-_NOTED: list[Path] = []
-
-
 @pytest.fixture(autouse=True)
 def _share_the_machine(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[None]:
     """Every test shares the machine with the other workers' tests; while one marked
     ``alone`` runs, theirs run at the lowest priority (:mod:`tests.support.machine`)."""
-    base = tmp_path_factory.getbasetemp()
-    folder = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
-    if not _NOTED:
-        note_worker(folder)
-        _NOTED.append(folder)
+    folder = run_folder(tmp_path_factory.getbasetemp())
+    note_worker(folder)
     if request.node.get_closest_marker("alone") is None:
         yield
         return

@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.machine import AGAIN_EVERY, LOWEST, as_if_alone
+from tests.support.machine import (
+    AGAIN_EVERY,
+    LOWEST,
+    apart_from_alone,
+    as_if_alone,
+    run_folder,
+)
 
 #: A worker stand-in: a process with a child of its own, and a second child started
 #: when the file it is given appears.
@@ -57,8 +63,14 @@ def workers(tmp_path: Path) -> Iterator[list[subprocess.Popen[str]]]:
 
 
 def test_the_others_run_lowest_while_an_alone_test_runs_and_it_after(
-    tmp_path: Path, workers: list[subprocess.Popen[str]]
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, workers: list[subprocess.Popen[str]]
 ) -> None:
+    # Not beside the run's own alone test, which would lower this worker meanwhile.
+    with apart_from_alone(run_folder(tmp_path_factory.getbasetemp())):
+        _lowered_and_given_back(tmp_path, workers)
+
+
+def _lowered_and_given_back(tmp_path: Path, workers: list[subprocess.Popen[str]]) -> None:
     other, alone = workers
     assert other.stdout is not None and alone.stdout is not None
     others_child, alones_child = int(other.stdout.readline()), int(alone.stdout.readline())

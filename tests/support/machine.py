@@ -14,6 +14,7 @@ well, and the run goes on with every worker at one priority."""
 from __future__ import annotations
 
 import fcntl
+import functools
 import os
 import threading
 from collections.abc import Iterator
@@ -24,8 +25,16 @@ from pathlib import Path
 LOWEST = 19
 #: How often the other workers' processes are looked for again meanwhile (seconds).
 AGAIN_EVERY = 0.5
+#: The lock an ``alone`` block holds, in the run's folder.
+ALONE_LOCK = "alone.lock"
 
 
+def run_folder(base: Path) -> Path:
+    """The folder every worker of the run shares, from a worker's ``getbasetemp()``."""
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@functools.cache
 def note_worker(folder: Path) -> None:
     """Note this worker's process id in the run's ``folder`` (once a process)."""
     workers = folder / "workers"
@@ -106,17 +115,20 @@ def as_if_alone(folder: Path, me: int | None = None) -> Iterator[None]:
     at the lowest priority; afterwards theirs back, or, where the run may not raise a
     priority, ``me`` lowered too.  One such block at a time in a run."""
     me = os.getpid() if me is None else me
-    with (folder / "alone.lock").open("a") as gate:
+    with (folder / ALONE_LOCK).open("a") as gate:
         fcntl.flock(gate, fcntl.LOCK_EX)
         usual = os.getpriority(os.PRIO_PROCESS, me)
         before: dict[int, int] = {}
         done = threading.Event()
 
+        def others() -> list[int]:
+            return [pid for pid in _workers(folder) if pid != me]
+
         def keep_others_low() -> None:
             while not done.wait(AGAIN_EVERY):
-                lower([pid for pid in _workers(folder) if pid != me], before)
+                lower(others(), before)
 
-        lower([pid for pid in _workers(folder) if pid != me], before)
+        lower(others(), before)
 
         watcher = threading.Thread(target=keep_others_low, daemon=True)
         watcher.start()
@@ -125,6 +137,14 @@ def as_if_alone(folder: Path, me: int | None = None) -> Iterator[None]:
         finally:
             done.set()
             watcher.join()
-            others = [pid for pid in _workers(folder) if pid != me]
-            if not _restore(others, before, usual):
+            if not _restore(others(), before, usual):
                 lower([me], {})
+
+
+@contextmanager
+def apart_from_alone(folder: Path) -> Iterator[None]:
+    """Run the block while no ``alone`` block of the run does (for a test that sets
+    priorities of its own)."""
+    with (folder / ALONE_LOCK).open("a") as gate:
+        fcntl.flock(gate, fcntl.LOCK_SH)
+        yield
