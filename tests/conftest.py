@@ -40,10 +40,11 @@ _BACKEND_FIXTURES = ("database", "module_database", "databases")
 #: server's (which time takeovers and latencies) and the engine's later.  Folders not
 #: named, and the files at the top, come in between.  (xdist keeps this order with
 #: ``--no-loadscope-reorder``: pyproject.toml's addopts.)  A test marked ``alone`` comes
-#: after the server's, at :data:`ALONE_PLACE`: its neighbours meanwhile are then the
-#: commands' and the engine's tests, which keep no times of their own.
+#: just before the bots', at :data:`ALONE_PLACE`: its neighbours meanwhile are then the
+#: engine's tests, which keep no times of their own (the commands' do: a server's
+#: answers within half a second while Expert gets ready).
 _FOLDER_ORDER = {"scripts": 0, "web": 1, "tui": 2, "server": 6, "arena": 7, "cli": 8, "bots": 9}
-ALONE_PLACE = 6.5
+ALONE_PLACE = 8.5
 
 
 #: The folders of a person's own data that a run replaces with its own: nothing a test
