@@ -1,9 +1,10 @@
 """Every level on the phone, with no server and no network: the offline game plays a
-whole game against three Expert players (the search bot, its engine the page's own
-WebAssembly in the game's Web Worker) by tapping, Trumps by its button, gives a hint,
-and opens the finished game's analysis board with every decision graded on the device;
-the record the page keeps is the one CPython makes for the same seed and bots, bit for
-bit.  (The suite's one whole game in the page: the other offline tests resume a game
+whole game against an Expert, a Hard and a Beginner player at one table (the two search
+bots' engine the page's own WebAssembly in the game's Web Worker, the Beginner the rule
+bot forgetting and careless by its seeded draws) by tapping, Trumps by its button, gives
+a hint, and opens the finished game's analysis board with every decision graded on the
+device; the record the page keeps is the one CPython makes for the same seed and bots,
+bit for bit.  (The suite's one whole game in the page: the other offline tests resume a game
 saved near its end; tests/web/test_web_offline.py kills the page mid-deal.)"""
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from tests.support.games import play_record_again
 from tests.support.offline_pages import downloaded_record, keep_for_offline, tap_what_is_asked
 from tests.support.pages import asked
 
-#: Three Expert players, moving at once, and hints on.
-EXPERTS = "/offline?bot_pause=0&bots=expert,expert,expert&hints=1"
+#: The strongest level, the next and the weakest, moving at once, and hints on.
+LEVELS = ["expert", "hard", "beginner"]
+EXPERTS = f"/offline?bot_pause=0&bots={','.join(LEVELS)}&hints=1"
 
 
 def _hint_once(page: object) -> str:
@@ -38,7 +40,7 @@ def _hint_once(page: object) -> str:
 
 
 @pytest.mark.slow
-def test_a_whole_game_against_three_experts_offline_with_a_hint_and_its_analysis(
+def test_a_whole_game_against_an_expert_a_hard_and_a_beginner_offline_with_a_hint_and_its_analysis(
     browser: Browser, phone: BrowserContext, tmp_path: Path
 ) -> None:
     with ExitStack() as stack:
@@ -52,7 +54,7 @@ def test_a_whole_game_against_three_experts_offline_with_a_hint_and_its_analysis
     names = page.eval_on_selector_all(
         ".seat[data-seat] .seat-name", "ns => ns.map(n => n.textContent)"
     )
-    assert sorted(names) == ["Expert bot 1", "Expert bot 2", "Expert bot 3", "You"], names
+    assert sorted(names) == ["Beginner bot 3", "Expert bot 1", "Hard bot 2", "You"], names
     assert page.locator("#hints-badge").is_visible()
     hinted = ""
     trumps = 0
@@ -65,11 +67,11 @@ def test_a_whole_game_against_three_experts_offline_with_a_hint_and_its_analysis
     assert hinted, "a hint was asked for and shown"
     assert trumps == 2, "the person's two Trumps, declared by tapping their buttons"
     assert page.locator("#deal-info").inner_text().strip() == "The game is over"
-    text = downloaded_record(page, tmp_path / "offline-experts.json")
+    text = downloaded_record(page, tmp_path / "offline-levels.json")
     record = json.loads(text)
-    assert record["players"][1:] == ["Expert bot 1", "Expert bot 2", "Expert bot 3"]
-    # The Expert players in the page played what CPython's play for the same seed.
-    assert play_record_again(text, ["expert", "expert", "expert"]) == record
+    assert record["players"][1:] == ["Expert bot 1", "Hard bot 2", "Beginner bot 3"]
+    # The players in the page played what CPython's play for the same seed.
+    assert play_record_again(text, LEVELS) == record
     # The analysis board, analysed on the device: every decision graded.
     board = phone.new_page()
     board.goto(f"{url}/board?offline")
@@ -78,7 +80,7 @@ def test_a_whole_game_against_three_experts_offline_with_a_hint_and_its_analysis
     )
     with board.expect_download() as saved:
         board.locator("#board-download").click()
-    analysed_path = tmp_path / "offline-experts-analysed.json"
+    analysed_path = tmp_path / "offline-levels-analysed.json"
     saved.value.save_as(analysed_path)
     analysed = json.loads(analysed_path.read_text(encoding="utf-8"))
     deals = analysed["analysis"]["deals"]
