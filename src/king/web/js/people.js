@@ -31,15 +31,24 @@ export function ratingBadge(rating, provisional, className = "rating") {
   return badge;
 }
 
+/** Number formats by language and options, made once (the scores show on every
+ * message of the table, and an Intl object costs far more to make than to use). */
+const numberFormats = new Map();
+
 /** A number in the page's language; `signed`: "+12", "−4". */
 export function formatNumber(value, { signed = false, digits = 0 } = {}) {
-  const format = new Intl.NumberFormat(language(), {
-    maximumFractionDigits: digits,
-    minimumFractionDigits: 0,
-    signDisplay: signed ? "exceptZero" : "auto",
-    useGrouping: Math.abs(value) >= 10000,
-  });
-  return format.format(value);
+  const grouped = Math.abs(value) >= 10000;
+  const key = `${language()} ${signed} ${digits} ${grouped}`;
+  if (!numberFormats.has(key)) {
+    const options = {
+      maximumFractionDigits: digits,
+      minimumFractionDigits: 0,
+      signDisplay: signed ? "exceptZero" : "auto",
+      useGrouping: grouped,
+    };
+    numberFormats.set(key, new Intl.NumberFormat(language(), options));
+  }
+  return numberFormats.get(key).format(value);
 }
 
 /** A day (Unix seconds) in the page's language; `time`: with the hour. */

@@ -12,7 +12,14 @@ let languages = {};
 let current = document.documentElement.lang || "en";
 const listeners = [];
 
-/** The string for `key`, with {placeholders} filled from `vars`. */
+/** A language's plural rules, made once (an Intl object costs far more to make than
+ * to ask, and t() is asked on every message of the table). */
+const pluralRules = new Map();
+function pluralOf(n) {
+  if (!pluralRules.has(current)) pluralRules.set(current, new Intl.PluralRules(current));
+  return pluralRules.get(current).select(n);
+}
+
 /**
  * The message `key` with its `{placeholders}` filled.  A count `n` picks the plural
  * form of the language (`key.one`, `key.other`, … by `Intl.PluralRules`), and
@@ -23,7 +30,7 @@ export function t(key, vars = {}) {
   if (vars.you && `${key}.you` in messages) {
     chosen = `${key}.you`;
   } else if (typeof vars.n === "number" && `${key}.other` in messages) {
-    const category = new Intl.PluralRules(current).select(vars.n);
+    const category = pluralOf(vars.n);
     chosen = `${key}.${category}` in messages ? `${key}.${category}` : `${key}.other`;
   }
   const text = messages[chosen] ?? key;
