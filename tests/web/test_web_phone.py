@@ -187,21 +187,19 @@ def test_every_screen_shows_every_choice_the_whole_hand_and_four_columns(
     # Play the deal out by tapping; then the summary and the sheet fit, four columns.
     deadline = time.monotonic() + 60
     seen_taken = False
-    while not page.locator("#dlg-summary[open]").count():
+    while (now := asked(page)) != "summary":
         assert time.monotonic() < deadline, "the deal did not end"
-        legal = page.locator(LEGAL)
-        if legal.count() and page.evaluate("document.body.dataset.busy") == "false":
-            # Each seat shows the hearts it has taken, and they cost its points.
-            taken = page.evaluate(SEATS_TAKEN)
-            for cards, points in taken:
-                assert all(card in HEARTS for card in cards) and points == -30 * len(cards)
-            seen_taken = seen_taken or any(cards for cards, _ in taken)
-            faults.extend(layout_faults(page))
-            try:
-                legal.first.tap(timeout=1000)
-            except Exception:  # the hand changed under the tap
-                continue
-        page.wait_for_timeout(30)
+        assert now == "play", now
+        # Each seat shows the hearts it has taken, and they cost its points.
+        taken = page.evaluate(SEATS_TAKEN)
+        for cards, points in taken:
+            assert all(card in HEARTS for card in cards) and points == -30 * len(cards)
+        seen_taken = seen_taken or any(cards for cards, _ in taken)
+        faults.extend(layout_faults(page))
+        try:
+            page.locator(LEGAL).first.tap(timeout=1000)
+        except PlaywrightError:  # the hand changed under the tap
+            continue
     assert seen_taken, "no seat showed the hearts it took"
     assert not faults, sorted(set(faults))
     check_summary_numbers(page, size)
