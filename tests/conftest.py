@@ -186,41 +186,23 @@ def _share_the_machine(
         yield
 
 
-@pytest.fixture(scope="session")
-def playwright() -> Iterator[Any]:
-    """Playwright, started once a worker (its sync API allows one at a time in a
-    process): every browser a test launches comes from it."""
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """Debian's Chromium through Playwright, with a throwaway HOME; one per test module."""
     playwright_api = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
         if os.environ.get("CI"):  # CI installs it (.ci/run): a skip there would hide a failure
             pytest.fail("Debian's chromium is missing: apt-get install -y chromium")
         pytest.skip("Debian's chromium is missing: apt-get install -y chromium")
-    with playwright_api.sync_playwright() as started:
-        yield started
-
-
-@pytest.fixture(scope="session")
-def _chromium(playwright: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """Debian's Chromium with a throwaway HOME, launched once a worker (a launch costs
-    about a second of CPU; the pages' isolation is their browser contexts')."""
     home = tmp_path_factory.mktemp("home")
-    chromium = playwright.chromium.launch(
-        executable_path=str(CHROMIUM),
-        args=CHROMIUM_ARGS,
-        env={**os.environ, "HOME": str(home)},
-    )
-    yield chromium
-    chromium.close()
-
-
-@pytest.fixture(scope="module")
-def browser(_chromium: Any) -> Iterator[Any]:
-    """Debian's Chromium through Playwright, for one test module: whatever browser
-    context the module left open (a page still polling a stopped server) is closed
-    at its end."""
-    yield _chromium
-    for context in list(_chromium.contexts):
-        context.close()
+    with playwright_api.sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=CHROMIUM_ARGS,
+            env={**os.environ, "HOME": str(home)},
+        )
+        yield chromium
+        chromium.close()
 
 
 #: The event log's backends: every server test runs against each.

@@ -22,7 +22,7 @@ import httpx
 import pytest
 
 pytest.importorskip("playwright.sync_api")
-from playwright.sync_api import Browser, Page, Playwright
+from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from benchmarks.server_process import free_port
@@ -46,7 +46,7 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> Certificate:
 
 @pytest.fixture(scope="module")
 def trusting_browser(
-    playwright: Playwright, tmp_path_factory: pytest.TempPathFactory, certificate: Certificate
+    tmp_path_factory: pytest.TempPathFactory, certificate: Certificate
 ) -> Iterator[Browser]:
     """Debian's Chromium trusting the test's certificate as a real one (a page whose
     certificate errors are merely let through may not register its service worker,
@@ -54,13 +54,14 @@ def trusting_browser(
     need(CHROMIUM, "chromium")
     home = tmp_path_factory.mktemp("home")
     trust = f"--ignore-certificate-errors-spki-list={certificate.spki}"
-    chromium = playwright.chromium.launch(
-        executable_path=str(CHROMIUM),
-        args=[*CHROMIUM_ARGS, trust],
-        env={**os.environ, "HOME": str(home)},
-    )
-    yield chromium
-    chromium.close()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM),
+            args=[*CHROMIUM_ARGS, trust],
+            env={**os.environ, "HOME": str(home)},
+        )
+        yield chromium
+        chromium.close()
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from king.bots import bot_seed, make_bot
@@ -54,24 +54,22 @@ def phone(browser: Browser) -> Iterator[BrowserContext]:
 
 
 @contextmanager
-def profiled_phone(playwright: Playwright, folder: Path) -> Iterator[BrowserContext]:
+def profiled_phone(folder: Path) -> Iterator[BrowserContext]:
     """A phone's Chromium with a profile of its own in ``folder`` (not the incognito
-    context a plain Playwright context is, where Chromium installs no app), launched by
-    the worker's ``playwright`` (tests/conftest.py)."""
+    context a plain Playwright context is, where Chromium installs no app)."""
     if not CHROMIUM.exists():
         pytest.fail("Debian's chromium is missing: apt-get install -y chromium")
     home = folder / "home"
     home.mkdir(exist_ok=True)
-    context = playwright.chromium.launch_persistent_context(
-        folder / "profile",
-        executable_path=str(CHROMIUM),
-        args=CHROMIUM_ARGS,
-        env={**os.environ, "HOME": str(home)},
-        **PHONE,
-    )
-    try:
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            folder / "profile",
+            executable_path=str(CHROMIUM),
+            args=CHROMIUM_ARGS,
+            env={**os.environ, "HOME": str(home)},
+            **PHONE,
+        )
         yield context
-    finally:
         context.close()
 
 

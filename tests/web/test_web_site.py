@@ -23,7 +23,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import BrowserContext, Page, Playwright
+from playwright.sync_api import BrowserContext, Page
 
 import king
 from tests.support.cli import king_here
@@ -44,10 +44,10 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def phone(playwright: Playwright, tmp_path: Path) -> Iterator[BrowserContext]:
+def phone(tmp_path: Path) -> Iterator[BrowserContext]:
     """A phone's browser with a profile of its own (Chromium installs no app from an
     incognito context, which a plain Playwright context is)."""
-    with profiled_phone(playwright, tmp_path) as context:
+    with profiled_phone(tmp_path) as context:
         yield context
 
 
