@@ -4,8 +4,8 @@ bots' engine the page's own WebAssembly in the game's Web Worker, the Beginner t
 bot forgetting and careless by its seeded draws) by tapping, Trumps by its button, gives
 a hint, and opens the finished game's analysis board with every decision graded on the
 device; the record the page keeps is the one CPython makes for the same seed and bots,
-bit for bit.  (The suite's one whole game in the page: the other offline tests resume a game
-saved near its end; tests/web/test_web_offline.py kills the page mid-deal.)"""
+bit for bit.  (The suite's one whole game in the page: the other offline tests resume a
+game saved near its end; tests/web/test_web_offline.py kills the page mid-deal.)"""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from tests.support.pages import asked
 
 #: The strongest level, the next and the weakest, moving at once, and hints on.
 LEVELS = ["expert", "hard", "beginner"]
-EXPERTS = f"/offline?bot_pause=0&bots={','.join(LEVELS)}&hints=1"
+TABLE = f"/offline?bot_pause=0&bots={','.join(LEVELS)}&hints=1"
 
 
 def _hint_once(page: object) -> str:
@@ -49,7 +49,7 @@ def test_a_whole_game_against_an_expert_a_hard_and_a_beginner_offline_with_a_hin
         page = phone.new_page()
         keep_for_offline(page, url)
     phone.set_offline(True)  # the server is stopped, and the network is gone
-    page.goto(f"{url}{EXPERTS}")
+    page.goto(f"{url}{TABLE}")
     page.wait_for_selector("#hand .card", timeout=30000)
     names = page.eval_on_selector_all(
         ".seat[data-seat] .seat-name", "ns => ns.map(n => n.textContent)"

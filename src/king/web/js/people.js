@@ -38,7 +38,8 @@ const numberFormats = new Map();
 /** A number in the page's language; `signed`: "+12", "−4". */
 export function formatNumber(value, { signed = false, digits = 0 } = {}) {
   const grouped = Math.abs(value) >= 10000;
-  const key = `${language()} ${signed} ${digits} ${grouped}`;
+  const lang = language();
+  const key = `${lang} ${signed} ${digits} ${grouped}`;
   if (!numberFormats.has(key)) {
     const options = {
       maximumFractionDigits: digits,
@@ -46,7 +47,7 @@ export function formatNumber(value, { signed = false, digits = 0 } = {}) {
       signDisplay: signed ? "exceptZero" : "auto",
       useGrouping: grouped,
     };
-    numberFormats.set(key, new Intl.NumberFormat(language(), options));
+    numberFormats.set(key, new Intl.NumberFormat(lang, options));
   }
   return numberFormats.get(key).format(value);
 }
