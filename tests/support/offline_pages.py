@@ -34,6 +34,7 @@ __all__ = [
     "resume_saved_game",
     "saved_game",
     "tap_what_is_asked",
+    "wait_until_ready",
 ]
 
 
@@ -81,6 +82,37 @@ def keep_for_offline(page: Page, url: str) -> None:
     assert "MB" in page.locator("#offline-keep-help").inner_text()
     keep.tap()
     keep.wait_for(state="hidden", timeout=60000)
+
+
+#: The offline table settled: ready with the person's hand dealt, or stopped (failed, or
+#: its saved game refused).  Waited for as one condition, which Playwright evaluates
+#: again on each page it navigates to (a game over shows "ready" with no hand, until
+#: "play again" loads the table anew).
+SETTLED = """() => {
+  const state = document.body.dataset.offline;
+  return state === "failed" || state === "refused"
+    || (state === "ready" && document.querySelector("#hand .card") !== null);
+}"""
+
+
+def wait_until_ready(page: Page, timeout: float = 60000) -> None:
+    """Wait until the offline table is ready with the person's hand shown; if it is not
+    within ``timeout`` ms, fail with what the page says meanwhile (its loading step or
+    its error), so that a slow start and a broken one tell apart."""
+    try:
+        page.wait_for_function(SETTLED, timeout=timeout)
+    except PlaywrightError as error:
+        pytest.fail(f"the offline table did not start: {where_it_is(page)} ({error.message})")
+    state = page.evaluate("() => document.body.dataset.offline")
+    assert state == "ready", f"the offline table did not start: {where_it_is(page)}"
+
+
+def where_it_is(page: Page) -> str:
+    """The offline table's state and banner, as the page shows them."""
+    state, banner = page.evaluate(
+        "() => [document.body.dataset.offline, document.getElementById('banner')?.textContent]"
+    )
+    return f"state {state!r}, banner {banner!r}"
 
 
 def tap_what_is_asked(page: Page) -> str:
@@ -178,5 +210,4 @@ def resume_saved_game(page: Page, text: str) -> None:
     assert asked(page) in ("play", "declare")
     page.evaluate(EDIT_SAVED, {"text": text, "over": False})
     page.reload()
-    page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=60000)
-    page.wait_for_selector("#hand .card", timeout=30000)
+    wait_until_ready(page)

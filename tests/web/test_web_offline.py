@@ -30,6 +30,7 @@ from tests.support.offline_pages import (
     resume_saved_game,
     saved_game,
     tap_what_is_asked,
+    wait_until_ready,
 )
 from tests.support.pages import asked, hand, serious_violations, wait_for_promise, watch_errors
 
@@ -57,8 +58,7 @@ def test_a_game_offline_on_a_phone_survives_a_reload_and_records_what_cpython_do
         # not refused by a server stopping under a loaded machine), then the server.
         phone.set_offline(True)
     page.goto(f"{url}{OFFLINE}")
-    page.wait_for_selector("#hand .card", timeout=30000)
-    assert page.evaluate("() => document.body.dataset.offline") == "ready"
+    wait_until_ready(page)
     assert serious_violations(page) == []
     # The computer players are named by their level, as online (never "rule bot").
     names = page.eval_on_selector_all(
@@ -81,7 +81,7 @@ def test_a_game_offline_on_a_phone_survives_a_reload_and_records_what_cpython_do
             errors += watch_errors(page)
             page.goto(f"{url}/")
             page.wait_for_url(f"{url}/offline", timeout=20000)
-            page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=30000)
+            wait_until_ready(page)
             assert asked(page) == "play"
             assert deal_and_hand(page) == before
             reopened = True
@@ -114,9 +114,9 @@ def test_a_game_offline_on_a_phone_survives_a_reload_and_records_what_cpython_do
     )
     # Play again: a new game, on the device.
     page.locator("#btn-sheet").tap()
-    page.locator("#dlg-sheet #btn-again").tap()
-    page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=30000)
-    page.wait_for_selector("#hand .card")
+    with page.expect_navigation():  # the table opens anew
+        page.locator("#dlg-sheet #btn-again").tap()
+    wait_until_ready(page)
     assert page.locator("#deal-number").get_attribute("data-deal") == "1"
     # Nothing was ever fetched from anywhere but the page's own server.
     assert fetched and all(u.startswith((f"{url}/", "blob:", "data:")) for u in fetched), {
@@ -139,7 +139,7 @@ OLD = "0123456789abcdef"
 
 def ready(page: Page, url: str, path: str = OFFLINE) -> str:
     page.goto(f"{url}{path}")
-    page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=30000)
+    wait_until_ready(page)
     return str(page.evaluate("() => document.body.dataset.offlineBuild"))
 
 
@@ -186,9 +186,9 @@ def test_a_damaged_save_is_refused_in_words_and_a_new_game_offered(
         assert refused.inner_text() == (
             "The saved game is damaged and cannot be resumed. Start a new game?"
         )
-        page.locator("#btn-offline-new").tap()
-        page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=30000)
-        page.wait_for_selector("#hand .card")
+        with page.expect_navigation():  # the table opens anew, with a new game
+            page.locator("#btn-offline-new").tap()
+        wait_until_ready(page)
         assert not errors, errors
 
 
@@ -206,8 +206,7 @@ def test_one_page_at_a_time_plays_the_saved_game_the_second_waits_and_goes_on(
         second.wait_for_function("() => document.body.dataset.offline === 'busy'", timeout=30000)
         assert "open in another tab" in second.locator("#banner").inner_text()
         first.close()  # the other page goes on with the same game
-        second.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=30000)
-        second.wait_for_selector("#hand .card")
+        wait_until_ready(second)
         assert deal_and_hand(second) == mine
 
 

@@ -19,7 +19,12 @@ from playwright.sync_api import Browser, BrowserContext
 
 from benchmarks.server_process import ServerProcess
 from tests.support.games import play_record_again
-from tests.support.offline_pages import downloaded_record, keep_for_offline, tap_what_is_asked
+from tests.support.offline_pages import (
+    downloaded_record,
+    keep_for_offline,
+    tap_what_is_asked,
+    wait_until_ready,
+)
 from tests.support.pages import asked
 
 #: The strongest level, the next and the weakest, moving at once, and hints on.
@@ -50,7 +55,7 @@ def test_a_whole_game_against_an_expert_a_hard_and_a_beginner_offline_with_a_hin
         keep_for_offline(page, url)
     phone.set_offline(True)  # the server is stopped, and the network is gone
     page.goto(f"{url}{TABLE}")
-    page.wait_for_selector("#hand .card", timeout=30000)
+    wait_until_ready(page)
     names = page.eval_on_selector_all(
         ".seat[data-seat] .seat-name", "ns => ns.map(n => n.textContent)"
     )

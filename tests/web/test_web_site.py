@@ -36,6 +36,7 @@ from tests.support.offline_pages import (
     resume_saved_game,
     saved_game,
     tap_what_is_asked,
+    wait_until_ready,
 )
 from tests.support.pages import asked, hand, wait_for_promise, watch_errors
 from tests.support.static_servers import caddy_file_server, python_http_server
@@ -91,8 +92,7 @@ def mid_deal(page: Page, deal: int) -> bool:
 def reopen(page: Page, url: str) -> None:
     """Reload the table, as a phone does that killed the page; it says it is ready."""
     page.goto(url)
-    page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=60000)
-    page.wait_for_selector("#hand .card", timeout=30000)
+    wait_until_ready(page)
 
 
 def build_of(page: Page) -> str:
@@ -137,7 +137,7 @@ def test_a_plain_static_server_serves_an_installable_game_that_plays_offline_to_
         assert link == "/offline.html?bots=hard,hard,hard", link
         table = f"{url}{link}&bot_pause=0"
         page.goto(table)
-        page.wait_for_selector("#hand .card", timeout=30000)
+        wait_until_ready(page)
         first_hand = time.monotonic() - started
         assert build_of(page) == build
         # Seventeen deals played on this phone so far.
@@ -219,7 +219,7 @@ def test_a_newer_build_published_mid_game_waits_for_the_next_game(
         open_home(page, f"{url}/")
         table = f"{url}/offline.html?bots=rule,rule,rule&bot_pause=0"
         page.goto(table)
-        page.wait_for_selector("#hand .card", timeout=30000)
+        wait_until_ready(page)
         assert build_of(page) == first
         # Sixteen deals played on this phone so far.
         resume_saved_game(page, saved_game(16, seed=31, bots=["rule"] * 3))
@@ -266,9 +266,9 @@ def test_a_newer_build_published_mid_game_waits_for_the_next_game(
     text = downloaded_record(page, tmp_path / "older-build.json")
     assert play_record_again(text, ["rule", "rule", "rule"]) == json.loads(text)
     # The next game (still offline) is the new build's, and the older build's files go.
-    page.locator("#dlg-sheet #btn-again").tap()
-    page.wait_for_function("() => document.body.dataset.offline === 'ready'", timeout=60000)
-    page.wait_for_selector("#hand .card", timeout=30000)
+    with page.expect_navigation():  # the table opens anew
+        page.locator("#dlg-sheet #btn-again").tap()
+    wait_until_ready(page)
     assert page.locator("#deal-number").get_attribute("data-deal") == "1"
     assert build_of(page) == newer
     wait_for_promise(
