@@ -28,9 +28,6 @@ QUICK = [(1280, 720), (390, 844), (844, 390)]
 ENGINE = "search:threads=1&worlds=4000"
 STEPS = ["#step-deal-back", "#step-trick-back", "#step-back", "#step-deal"]
 STEPS += ["#step-forward", "#step-trick-forward", "#step-deal-forward"]
-#: The trick's card faces drawn (for the screenshot a person looks at).
-LOADED = """() => [...document.querySelectorAll("#board-trick img")]
-  .every((image) => image.complete && image.naturalWidth > 0)"""
 
 
 @pytest.fixture(scope="module")
@@ -147,8 +144,6 @@ def test_the_steps_are_in_view_and_the_panel_tells_the_position_the_felt_shows(
     assert shown["decisionSeat"] == shown["toAct"] and shown["chosen"] == tricks[12]
     in_hand = page.locator(f'.board-seat[data-seat="{shown["toAct"]}"] .bcard.chosen')
     assert in_hand.get_attribute("data-card") == tricks[12]
-    page.wait_for_function(LOADED)
-    page.screenshot(path=f"/tmp/board-{width}x{height}.png")
     # A card back, inside the third trick: the player to play its last card.
     page.locator("#step-back").click()
     shown = felt(page)
