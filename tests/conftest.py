@@ -39,10 +39,10 @@ _BACKEND_FIXTURES = ("database", "module_database", "databases")
 #: the terminal) early, so that the workers finish together, then the rest; the
 #: server's (which time takeovers and latencies) and the engine's later.  Folders not
 #: named, and the files at the top, come in between.  (xdist keeps this order with
-#: ``--no-loadscope-reorder``: pyproject.toml's addopts.)  A test marked ``alone`` comes
-#: just before the bots', at :data:`ALONE_PLACE`: its neighbours meanwhile are then the
-#: engine's tests, which keep no times of their own (the commands' do: a server's
-#: answers within half a second while Expert gets ready).
+#: ``--no-loadscope-reorder``: pyproject.toml's addopts.)  A test marked ``alone`` (the
+#: fault run; the first minute's, whose server answers within half a second while Expert
+#: gets ready) comes just before the bots', at :data:`ALONE_PLACE`: its neighbours
+#: meanwhile are then the engine's tests, which keep no times of their own.
 _FOLDER_ORDER = {"scripts": 0, "web": 1, "tui": 2, "server": 6, "arena": 7, "cli": 8, "bots": 9}
 ALONE_PLACE = 8.5
 

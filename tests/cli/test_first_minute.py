@@ -66,6 +66,7 @@ document.addEventListener("DOMContentLoaded", () => {
 
 
 @pytest.mark.slow
+@pytest.mark.alone  # its bounds are times (half a second, a second) on two cores, not the suite's
 def test_choosing_expert_in_the_first_box_plays_at_once(tmp_path: Path, browser: Browser) -> None:
     """As after an install (a fresh home, nothing kept anywhere): ``king`` opens the
     table against Medium; the person chooses Expert in the level box; Expert's players
